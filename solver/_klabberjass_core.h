@@ -1,0 +1,472 @@
+/* Klabberjass double-dummy search core.
+ *
+ * Ints in, ints out: hands arrive as 52-card bitmasks (bit suit*16 + rank, rank 0 = '2'),
+ * are mapped to a 32-card internal form (bit suit*8 + power, power 0 = lowest in trick
+ * order for that suit, which depends on the trump), and searched with alpha-beta on
+ * E's card points, a transposition table at trick boundaries (bounds and best lead),
+ * equivalent-card pruning and move ordering. The root driver is MTD(f).
+ *
+ * Values stored in the table depend only on (trump, leader, both hands), never on the
+ * deal they were met in, so the table is kept across solves: it is sound to reuse it
+ * for every position of a batch whatever its trump.
+ */
+#ifndef KJ_CORE_H
+#define KJ_CORE_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KJ_INF 1000
+
+typedef struct {
+    uint64_t key;   /* E hand | D hand << 32, internal form */
+    int16_t lo, hi; /* bounds on E's points from this trick boundary */
+    uint8_t meta;   /* 1 | trump << 1 | leader << 3 ; 0 = empty */
+    uint8_t best;   /* best lead, internal card + 1; 0 = none */
+    uint8_t age;
+    uint8_t ncards;
+} kj_entry;
+
+typedef struct {
+    kj_entry *tt;
+    uint64_t bucket_mask; /* buckets of 4 entries */
+    uint8_t age;
+    int trump;
+    uint32_t tmask;
+    int bonus;
+    int8_t pts[32];
+    uint64_t nodes;
+    volatile int *stop; /* set to nonzero to abandon a search (Ctrl-C) */
+} kj_ctx;
+
+/* power of ranks 7..A (rank index 5..12 of the 52-card form) */
+static const uint8_t KJ_PLAIN_POW[13] = {0, 0, 0, 0, 0, 0, 1, 2, 6, 3, 4, 5, 7};
+static const uint8_t KJ_TRUMP_POW[13] = {0, 0, 0, 0, 0, 0, 1, 6, 4, 7, 2, 3, 5};
+/* points by power */
+static const int8_t KJ_PLAIN_PTS[8] = {0, 0, 0, 2, 3, 4, 10, 11};
+static const int8_t KJ_TRUMP_PTS[8] = {0, 0, 3, 4, 10, 11, 14, 20};
+/* rank index (52-card form) by power */
+static const uint8_t KJ_PLAIN_RANK[8] = {5, 6, 7, 9, 10, 11, 8, 12};
+static const uint8_t KJ_TRUMP_RANK[8] = {5, 6, 10, 11, 8, 12, 7, 9};
+
+static inline int kj_ctz(uint32_t x) { return __builtin_ctz(x); }
+static inline int kj_popc(uint32_t x) { return __builtin_popcount(x); }
+
+static kj_ctx *kj_new(size_t megabytes)
+{
+    kj_ctx *c = (kj_ctx *)calloc(1, sizeof(kj_ctx));
+    if (!c) return NULL;
+    size_t bytes = megabytes << 20;
+    size_t buckets = 1;
+    while (buckets * 2 * 4 * sizeof(kj_entry) <= bytes) buckets *= 2;
+    c->tt = (kj_entry *)calloc(buckets * 4, sizeof(kj_entry));
+    if (!c->tt) { free(c); return NULL; }
+    c->bucket_mask = buckets - 1;
+    c->trump = -1;
+    return c;
+}
+
+static void kj_free(kj_ctx *c)
+{
+    if (c) { free(c->tt); free(c); }
+}
+
+static size_t kj_tt_bytes(const kj_ctx *c) { return (c->bucket_mask + 1) * 4 * sizeof(kj_entry); }
+
+static void kj_clear(kj_ctx *c) { memset(c->tt, 0, kj_tt_bytes(c)); }
+
+static void kj_set_trump(kj_ctx *c, int trump, int bonus)
+{
+    c->bonus = bonus;
+    if (c->trump == trump) return;
+    c->trump = trump;
+    c->tmask = 0xFFu << (8 * trump);
+    for (int s = 0; s < 4; s++)
+        for (int p = 0; p < 8; p++) c->pts[s * 8 + p] = (s == trump) ? KJ_TRUMP_PTS[p] : KJ_PLAIN_PTS[p];
+}
+
+/* 52-card mask -> internal mask, for the current trump */
+static uint32_t kj_to_internal(const kj_ctx *c, uint64_t m)
+{
+    uint32_t out = 0;
+    for (int s = 0; s < 4; s++) {
+        const uint8_t *pow = (s == c->trump) ? KJ_TRUMP_POW : KJ_PLAIN_POW;
+        for (int r = 5; r < 13; r++)
+            if (m >> (16 * s + r) & 1) out |= 1u << (8 * s + pow[r]);
+    }
+    return out;
+}
+
+static int kj_card_to_internal(const kj_ctx *c, int card)
+{
+    int s = card >> 4, r = card & 15;
+    return 8 * s + ((s == c->trump) ? KJ_TRUMP_POW[r] : KJ_PLAIN_POW[r]);
+}
+
+static int kj_card_to_external(const kj_ctx *c, int ic)
+{
+    int s = ic >> 3, p = ic & 7;
+    return 16 * s + ((s == c->trump) ? KJ_TRUMP_RANK[p] : KJ_PLAIN_RANK[p]);
+}
+
+static int kj_points_of(const kj_ctx *c, uint32_t h)
+{
+    int t = 0;
+    while (h) { t += c->pts[kj_ctz(h)]; h &= h - 1; }
+    return t;
+}
+
+static inline uint32_t kj_suit(int card) { return 0xFFu << (card & ~7); }
+static inline uint32_t kj_above(int card) { return kj_suit(card) & ~((2u << card) - 1); }
+
+/* 1 if `second` beats `led` */
+static inline int kj_beats(const kj_ctx *c, int led, int second)
+{
+    if ((led >> 3) == (second >> 3)) return second > led;
+    return (c->tmask >> second) & 1;
+}
+
+static inline uint32_t kj_replies(const kj_ctx *c, uint32_t hand, int led)
+{
+    uint32_t sm = kj_suit(led), follow = hand & sm;
+    if (sm == c->tmask) {
+        uint32_t higher = follow & kj_above(led);
+        return higher ? higher : (follow ? follow : hand);
+    }
+    if (follow) return follow;
+    return (hand & c->tmask) ? (hand & c->tmask) : hand;
+}
+
+/* Drop cards equivalent to a higher legal card: same suit, same points, and no card
+ * of `blockers` (the cards still live in other hands, or the trick) between them. */
+static inline uint32_t kj_representatives(const kj_ctx *c, uint32_t legal, uint32_t blockers)
+{
+    uint32_t out = legal, live = legal | blockers, m = legal;
+    while (m) {
+        int x = kj_ctz(m);
+        m &= m - 1;
+        uint32_t up = kj_above(x) & live;
+        if (up) {
+            int n = kj_ctz(up);
+            if (((legal >> n) & 1) && c->pts[n] == c->pts[x]) out &= ~(1u << x);
+        }
+    }
+    return out;
+}
+
+static inline uint64_t kj_hash(uint64_t key, unsigned meta)
+{
+    uint64_t h = (key ^ ((uint64_t)meta << 58) ^ (key >> 29)) * 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 31);
+}
+
+static inline kj_entry *kj_probe(kj_ctx *c, uint64_t key, unsigned meta)
+{
+    kj_entry *b = c->tt + 4 * (kj_hash(key, meta) & c->bucket_mask);
+    for (int i = 0; i < 4; i++)
+        if (b[i].key == key && b[i].meta == meta) return &b[i];
+    return NULL;
+}
+
+static inline void kj_store(kj_ctx *c, uint64_t key, unsigned meta, int ncards, int lo, int hi, int best)
+{
+    kj_entry *b = c->tt + 4 * (kj_hash(key, meta) & c->bucket_mask);
+    kj_entry *victim = NULL;
+    int vscore = 1 << 30;
+    for (int i = 0; i < 4; i++) {
+        kj_entry *e = &b[i];
+        if (e->key == key && e->meta == meta) {
+            if (lo > e->lo) e->lo = (int16_t)lo;
+            if (hi < e->hi) e->hi = (int16_t)hi;
+            if (best >= 0) e->best = (uint8_t)(best + 1);
+            e->age = c->age;
+            return;
+        }
+        /* prefer empty slots, then entries of older solves, then shallow ones */
+        int score = e->meta == 0 ? -1000 : (e->age != c->age ? 0 : 100) + e->ncards;
+        if (score < vscore) { vscore = score; victim = e; }
+    }
+    victim->key = key;
+    victim->meta = (uint8_t)meta;
+    victim->lo = (int16_t)lo;
+    victim->hi = (int16_t)hi;
+    victim->best = (uint8_t)(best + 1);
+    victim->age = c->age;
+    victim->ncards = (uint8_t)ncards;
+}
+
+static int kj_lead(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int rem, int alpha, int beta);
+
+/* E's points from a position where `leader` has led `lc` (already out of his hand);
+ * rem = points of both hands + lc + last-trick bonus. */
+static int kj_follow(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int lc, int rem, int alpha, int beta)
+{
+    int f = 1 - leader;
+    uint32_t hf = f ? hD : hE, hl = f ? hE : hD;
+    uint32_t legal = kj_replies(c, hf, lc);
+    uint32_t reps = kj_representatives(c, legal, hl | (1u << lc));
+    int moves[9], scores[9], n = 0;
+    while (reps) {
+        int r = kj_ctz(reps);
+        reps &= reps - 1;
+        int s;
+        if (kj_beats(c, lc, r)) {
+            if ((c->tmask >> r) & 1 && !((c->tmask >> lc) & 1)) s = 48 - (r & 7);
+            else s = 64 + c->pts[r];
+        } else {
+            s = -c->pts[r] - (((c->tmask >> r) & 1) ? 20 : 0);
+        }
+        int i = n++;
+        while (i > 0 && scores[i - 1] < s) { moves[i] = moves[i - 1]; scores[i] = scores[i - 1]; i--; }
+        moves[i] = r;
+        scores[i] = s;
+    }
+    int maximizing = (f == 0);
+    int best = maximizing ? -KJ_INF : KJ_INF;
+    for (int i = 0; i < n; i++) {
+        int r = moves[i];
+        int w = kj_beats(c, lc, r) ? f : leader;
+        uint32_t nE = hE, nD = hD;
+        if (f) nD &= ~(1u << r); else nE &= ~(1u << r);
+        int p = c->pts[lc] + c->pts[r];
+        if (!(nE | nD)) p = rem;
+        int gE = (w == 0) ? p : 0;
+        int v = gE + kj_lead(c, nE, nD, w, rem - p, alpha - gE, beta - gE);
+        if (maximizing) {
+            if (v > best) best = v;
+            if (best > alpha) alpha = best;
+        } else {
+            if (v < best) best = v;
+            if (best < beta) beta = best;
+        }
+        if (alpha >= beta) break;
+    }
+    return best;
+}
+
+/* E's points from a trick boundary where `leader` is to lead; rem = points of both
+ * hands + last-trick bonus. Fail-soft alpha-beta. */
+static int kj_lead(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int rem, int alpha, int beta)
+{
+    if (!hE) return 0;
+    if (rem <= alpha) return rem;
+    if (beta <= 0) return 0;
+    c->nodes++;
+    uint32_t hl = leader ? hD : hE, hf = leader ? hE : hD;
+    if (!(hE & (hE - 1))) {
+        int a = kj_ctz(hl), b = kj_ctz(hf);
+        int w = kj_beats(c, a, b) ? 1 - leader : leader;
+        return w == 0 ? rem : 0;
+    }
+    if (c->stop && *c->stop) return 0;
+    uint64_t key = (uint64_t)hE | ((uint64_t)hD << 32);
+    unsigned meta = 1u | ((unsigned)c->trump << 1) | ((unsigned)leader << 3);
+    int lo = 0, hi = rem, ttbest = -1;
+    kj_entry *e = kj_probe(c, key, meta);
+    if (e) {
+        lo = e->lo;
+        hi = e->hi;
+        if (lo >= beta) return lo;
+        if (hi <= alpha) return hi;
+        if (lo == hi) return lo;
+        if (lo > alpha) alpha = lo;
+        if (hi < beta) beta = hi;
+        ttbest = (int)e->best - 1;
+    }
+    uint32_t reps = kj_representatives(c, hl, hf);
+    int moves[9], scores[9], n = 0;
+    while (reps) {
+        int m = kj_ctz(reps);
+        reps &= reps - 1;
+        int s;
+        uint32_t sm = kj_suit(m), follow = hf & sm, beat;
+        if (sm == c->tmask) beat = follow & kj_above(m);
+        else beat = follow ? (follow & kj_above(m)) : (hf & c->tmask);
+        if (m == ttbest) s = 1000;
+        else if (!beat) s = 64 + c->pts[m];
+        else s = -c->pts[m] - (((c->tmask >> m) & 1) ? 8 : 0);
+        int i = n++;
+        while (i > 0 && scores[i - 1] < s) { moves[i] = moves[i - 1]; scores[i] = scores[i - 1]; i--; }
+        moves[i] = m;
+        scores[i] = s;
+    }
+    int a0 = alpha, b0 = beta;
+    int maximizing = (leader == 0);
+    int best = maximizing ? -KJ_INF : KJ_INF, bestm = -1;
+    for (int i = 0; i < n; i++) {
+        int m = moves[i];
+        uint32_t nE = hE, nD = hD;
+        if (leader) nD &= ~(1u << m); else nE &= ~(1u << m);
+        int v = kj_follow(c, nE, nD, leader, m, rem, alpha, beta);
+        if (maximizing) {
+            if (v > best) { best = v; bestm = m; }
+            if (best > alpha) alpha = best;
+        } else {
+            if (v < best) { best = v; bestm = m; }
+            if (best < beta) beta = best;
+        }
+        if (alpha >= beta) break;
+    }
+    if (c->stop && *c->stop) return best;
+    int nlo = lo, nhi = hi;
+    if (best <= a0) { if (best < nhi) nhi = best; }
+    else if (best >= b0) { if (best > nlo) nlo = best; }
+    else { nlo = nhi = best; }
+    kj_store(c, key, meta, kj_popc(hE) + kj_popc(hD), nlo, nhi, bestm);
+    return best;
+}
+
+/* E's points from any node (trick boundary if lc < 0) within the window. */
+static int kj_search(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int lc, int rem, int alpha, int beta)
+{
+    if (lc < 0) return kj_lead(c, hE, hD, leader, rem, alpha, beta);
+    return kj_follow(c, hE, hD, leader, lc, rem, alpha, beta);
+}
+
+/* Exact E points by MTD(f): a sequence of zero-window searches converging on the value. */
+static int kj_exact(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int lc, int rem, int guess)
+{
+    int lo = 0, hi = rem, g = guess;
+    if (g < lo) g = lo;
+    if (g > hi) g = hi;
+    while (lo < hi) {
+        if (c->stop && *c->stop) return -1;
+        int b = (g == lo) ? g + 1 : g;
+        int v = kj_search(c, hE, hD, leader, lc, rem, b - 1, b);
+        if (v < b) hi = v; else lo = v;
+        g = v;
+    }
+    return lo;
+}
+
+typedef struct {
+    uint32_t hE, hD;
+    int leader, lc, rem;
+} kj_node;
+
+/* Set up an internal node from external (52-card) inputs; trick = -1 for none. */
+static void kj_node_init(kj_ctx *c, kj_node *n, uint64_t e, uint64_t d, int trump, int leader, int trick, int bonus)
+{
+    kj_set_trump(c, trump, bonus);
+    n->hE = kj_to_internal(c, e);
+    n->hD = kj_to_internal(c, d);
+    n->leader = leader;
+    n->lc = trick < 0 ? -1 : kj_card_to_internal(c, trick);
+    n->rem = kj_points_of(c, n->hE | n->hD) + (n->lc >= 0 ? c->pts[n->lc] : 0);
+    if (n->hE | n->hD) n->rem += bonus;
+}
+
+static int kj_guess(const kj_ctx *c, const kj_node *n)
+{
+    (void)c;
+    return n->rem / 2;
+}
+
+/* E's exact points. */
+static int kj_value(kj_ctx *c, uint64_t e, uint64_t d, int trump, int leader, int trick, int bonus)
+{
+    kj_node n;
+    c->age++;
+    kj_node_init(c, &n, e, d, trump, leader, trick, bonus);
+    if (!(n.hE | n.hD) && n.lc < 0) return 0;
+    return kj_exact(c, n.hE, n.hD, n.leader, n.lc, n.rem, kj_guess(c, &n));
+}
+
+/* The node after the mover plays internal card m; returns E's points won by that play
+ * (a completed trick) in *gain. */
+static kj_node kj_child(const kj_ctx *c, const kj_node *n, int m, int *gain)
+{
+    kj_node ch = *n;
+    *gain = 0;
+    if (n->lc < 0) {
+        if (n->leader) ch.hD &= ~(1u << m); else ch.hE &= ~(1u << m);
+        ch.lc = m;
+        return ch;
+    }
+    int f = 1 - n->leader;
+    if (f) ch.hD &= ~(1u << m); else ch.hE &= ~(1u << m);
+    int w = kj_beats(c, n->lc, m) ? f : n->leader;
+    int p = c->pts[n->lc] + c->pts[m];
+    if (!(ch.hE | ch.hD)) p = n->rem;
+    ch.leader = w;
+    ch.lc = -1;
+    ch.rem = n->rem - p;
+    *gain = (w == 0) ? p : 0;
+    return ch;
+}
+
+static uint32_t kj_node_legal(const kj_ctx *c, const kj_node *n)
+{
+    if (n->lc < 0) return n->leader ? n->hD : n->hE;
+    return kj_replies(c, n->leader ? n->hE : n->hD, n->lc);
+}
+
+static int kj_node_mover(const kj_node *n) { return n->lc < 0 ? n->leader : 1 - n->leader; }
+
+/* Per-move values: for each legal card (external index written to cards[i]), E's
+ * exact points if it is played. Returns the number of legal cards. */
+static int kj_moves(kj_ctx *c, uint64_t e, uint64_t d, int trump, int leader, int trick, int bonus,
+                    int *cards, int *values)
+{
+    kj_node n;
+    c->age++;
+    kj_node_init(c, &n, e, d, trump, leader, trick, bonus);
+    uint32_t legal = kj_node_legal(c, &n);
+    int k = 0;
+    while (legal) {
+        int m = kj_ctz(legal);
+        legal &= legal - 1;
+        int gain;
+        kj_node ch = kj_child(c, &n, m, &gain);
+        int v;
+        if (!(ch.hE | ch.hD) && ch.lc < 0) v = 0;
+        else v = kj_exact(c, ch.hE, ch.hD, ch.leader, ch.lc, ch.rem, kj_guess(c, &ch));
+        cards[k] = kj_card_to_external(c, m);
+        values[k] = v + gain;
+        k++;
+    }
+    return k;
+}
+
+/* Principal variation from the node: writes external cards, returns their number and
+ * E's exact value in *value. At each step the first legal card (in internal order,
+ * which is by suit then trick power) that keeps the value is taken. */
+static int kj_pv(kj_ctx *c, uint64_t e, uint64_t d, int trump, int leader, int trick, int bonus,
+                 int *cards, int *value)
+{
+    kj_node n;
+    c->age++;
+    kj_node_init(c, &n, e, d, trump, leader, trick, bonus);
+    if (!(n.hE | n.hD) && n.lc < 0) { *value = 0; return 0; }
+    int v = kj_exact(c, n.hE, n.hD, n.leader, n.lc, n.rem, kj_guess(c, &n));
+    *value = v;
+    int k = 0, acc = 0; /* acc: E points already won along the line */
+    while ((n.hE | n.hD) || n.lc >= 0) {
+        if (c->stop && *c->stop) break;
+        int target = v - acc, maximizing = kj_node_mover(&n) == 0;
+        uint32_t legal = kj_node_legal(c, &n);
+        int chosen = -1;
+        kj_node next = n;
+        int gnext = 0;
+        /* prefer the TT's best lead when it keeps the value */
+        int order[18], no = 0;
+        while (legal) { order[no++] = kj_ctz(legal); legal &= legal - 1; }
+        for (int i = 0; i < no && chosen < 0; i++) {
+            int m = order[i], gain;
+            kj_node ch = kj_child(c, &n, m, &gain);
+            int need = target - gain, ok;
+            if (!(ch.hE | ch.hD) && ch.lc < 0) ok = (need == 0);
+            else if (maximizing) ok = kj_search(c, ch.hE, ch.hD, ch.leader, ch.lc, ch.rem, need - 1, need) >= need;
+            else ok = kj_search(c, ch.hE, ch.hD, ch.leader, ch.lc, ch.rem, need, need + 1) <= need;
+            if (ok) { chosen = m; next = ch; gnext = gain; }
+        }
+        if (chosen < 0) break; /* cannot happen with a sound search */
+        cards[k++] = kj_card_to_external(c, chosen);
+        acc += gnext;
+        n = next;
+    }
+    return k;
+}
+
+#endif

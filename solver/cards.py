@@ -1,0 +1,224 @@
+"""Cards, suits, ranks and card sets, shared by both games.
+
+A card is a small int ``suit * 16 + rank``: suits ``S H D C`` are 0..3 and ranks
+``2 3 4 5 6 7 8 9 T J Q K A`` are 0..12. A set of cards is an int bitmask with bit
+``card`` set for each card it holds, so the cards of one suit sit in 16 bits of their
+own. Both games use these values; a game's pack is a mask of the cards it uses.
+
+Notation (SPEC §1): a card is rank then suit (``JH``); input also accepts suit then
+rank (``HJ``), ``10`` for ``T``, lower case and the suit symbols ``♠ ♥ ♦ ♣``. A holding
+is PBN style, the four suits separated by dots, high to low: ``AJ9.K7..T87``.
+
+>>> card_str(parse_card("10h"))
+'TH'
+>>> format_holding(parse_holding("9ja.7k..78t"))
+'AJ9.K7..T87'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from solver.errors import NotationError
+
+SUITS = "SHDC"
+RANKS = "23456789TJQKA"
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+SUIT_SYMBOLS = "♠♥♦♣"
+
+_SUIT_INPUT = {**{s: i for i, s in enumerate(SUITS)}, **{s: i for i, s in enumerate(SUIT_SYMBOLS)}}
+_SUIT_INPUT.update({s.lower(): i for s, i in list(_SUIT_INPUT.items()) if s.isascii()})
+_SUIT_INPUT.update({"\u2664": 0, "\u2661": 1, "\u2662": 2, "\u2667": 3})  # white suit symbols
+_RANK_INPUT = {r: i for i, r in enumerate(RANKS)}
+_RANK_INPUT.update({r.lower(): i for r, i in list(_RANK_INPUT.items())})
+_RANK_INPUT["10"] = RANKS.index("T")
+
+RANK_HELP = "ranks are 2-9 T J Q K A"
+SUIT_HELP = "suits are S H D C"
+
+PACK52 = sum(0x1FFF << (16 * s) for s in range(4))
+
+
+def make_card(suit: int, rank: int) -> int:
+    """The card of ``suit`` (0..3) and ``rank`` (0 for 2 .. 12 for ace)."""
+    return suit * 16 + rank
+
+
+def suit_of(card: int) -> int:
+    """The suit (0..3, S H D C) of a card."""
+    return card >> 4
+
+
+def rank_of(card: int) -> int:
+    """The rank (0 for 2 .. 12 for ace) of a card."""
+    return card & 15
+
+
+def suit_mask(suit: int) -> int:
+    """The mask of every card of one suit."""
+    return 0x1FFF << (16 * suit)
+
+
+def card_str(card: int) -> str:
+    """The canonical text of a card, rank then suit.
+
+    >>> card_str(make_card(1, 9))
+    'JH'
+    """
+    return RANKS[card & 15] + SUITS[card >> 4]
+
+
+def _quote(context: str | None, text: str) -> str:
+    return f' in "{context}"' if context is not None and context != text else ""
+
+
+def parse_suit(text: str, context: str | None = None) -> int:
+    """Read one suit letter or symbol.
+
+    >>> parse_suit("♦")
+    2
+
+    Raises:
+        NotationError: the text is not a suit.
+    """
+    suit = _SUIT_INPUT.get(text.strip())
+    if suit is None:
+        raise NotationError(f"invalid suit '{text}'{_quote(context, text)} ({SUIT_HELP})")
+    return suit
+
+
+def parse_card(text: str, context: str | None = None) -> int:
+    """Read one card: rank then suit, or suit then rank.
+
+    >>> card_str(parse_card("♠10")), card_str(parse_card("qd"))
+    ('TS', 'QD')
+
+    Raises:
+        NotationError: the text is not a card; the message quotes it.
+    """
+    t = text.strip()
+    if 2 <= len(t) <= 3:
+        for rank_text, suit_text in ((t[:-1], t[-1]), (t[1:], t[0])):
+            rank = _RANK_INPUT.get(rank_text)
+            suit = _SUIT_INPUT.get(suit_text)
+            if rank is not None and suit is not None:
+                return make_card(suit, rank)
+    raise NotationError(
+        f"invalid card '{text}'{_quote(context, text)} (a card is a rank then a suit, "
+        f"like JH; {RANK_HELP}, {SUIT_HELP})"
+    )
+
+
+def cards_of(mask: int) -> Iterator[int]:
+    """The cards of a set, spades first, high to low within a suit."""
+    for suit in range(4):
+        for rank in range(12, -1, -1):
+            card = suit * 16 + rank
+            if mask >> card & 1:
+                yield card
+
+
+def card_count(mask: int) -> int:
+    """Number of cards in a set."""
+    return mask.bit_count()
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """The set holding the given cards."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def parse_holding(text: str, context: str | None = None) -> int:
+    """Read a PBN-style holding into a card set.
+
+    >>> format_holding(parse_holding("A..10 8.K"))
+    'A..T8.K'
+
+    Raises:
+        NotationError: not four dot-separated suits, a bad rank or a card twice.
+    """
+    parts = text.strip().split(".")
+    if len(parts) != 4:
+        raise NotationError(
+            f"invalid holding '{text}'{_quote(context, text)} "
+            "(expected four suits separated by dots, like AJ9.K7..T87)"
+        )
+    mask = 0
+    for suit, part in enumerate(parts):
+        part = part.replace(" ", "")
+        i = 0
+        while i < len(part):
+            if part.startswith("10", i):
+                token = "10"
+            else:
+                token = part[i]
+            rank = _RANK_INPUT.get(token)
+            if rank is None:
+                raise NotationError(
+                    f"invalid rank '{token}' in holding '{text}'{_quote(context, text)} ({RANK_HELP})"
+                )
+            bit = 1 << make_card(suit, rank)
+            if mask & bit:
+                raise NotationError(
+                    f"card {card_str(make_card(suit, rank))} twice in holding '{text}'"
+                    f"{_quote(context, text)}"
+                )
+            mask |= bit
+            i += len(token)
+    return mask
+
+
+def format_holding(mask: int) -> str:
+    """The canonical PBN text of a card set, high to low within each suit.
+
+    >>> format_holding(parse_holding("..K2.") | parse_holding("A..."))
+    'A..K2.'
+    """
+    return ".".join(
+        "".join(RANKS[r] for r in range(12, -1, -1) if mask >> (16 * s + r) & 1) for s in range(4)
+    )
+
+
+def parse_card_list(text: str, context: str | None = None, sep: str | None = None) -> list[int]:
+    """Read cards separated by spaces (or ``sep``) keeping their order.
+
+    >>> [card_str(c) for c in parse_card_list("AS,10h", sep=",")]
+    ['AS', 'TH']
+    """
+    tokens = text.split(sep) if sep is not None else text.split()
+    return [parse_card(tok, context if context is not None else text) for tok in tokens if tok.strip()]
+
+
+def parse_fields(
+    line: str, allowed: Iterable[str], required: Iterable[str] = (), what: str = "position"
+) -> dict[str, str]:
+    """Split a ``key=value`` line into a dict, checking the keys.
+
+    >>> parse_fields("trump=H lead=E", ["trump", "lead"])
+    {'trump': 'H', 'lead': 'E'}
+
+    Raises:
+        NotationError: a field without ``=``, an unknown or repeated key, or a missing one.
+    """
+    allowed = list(allowed)
+    fields: dict[str, str] = {}
+    if not line.strip():
+        raise NotationError(f"empty {what} (expected key=value fields: {' '.join(allowed)})")
+    for token in line.split():
+        key, eq, value = token.partition("=")
+        if not eq or not key:
+            raise NotationError(f"invalid field '{token}' in \"{line}\" (expected key=value)")
+        if key not in allowed:
+            raise NotationError(
+                f"unknown key '{key}' in \"{line}\" (a {what} has {', '.join(allowed)})"
+            )
+        if key in fields:
+            raise NotationError(f"key '{key}' given twice in \"{line}\"")
+        fields[key] = value
+    missing = [k for k in required if k not in fields]
+    if missing:
+        raise NotationError(f"missing {', '.join(missing)} in \"{line}\"")
+    return fields
