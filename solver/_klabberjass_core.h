@@ -30,13 +30,18 @@ typedef struct {
 
 typedef struct {
     kj_entry *tt;
-    uint64_t bucket_mask; /* buckets of 4 entries */
+    uint64_t hot_mask;  /* buckets of 4 entries in the hot area, minus 1 */
+    uint64_t cold_mask; /* buckets in the cold area, minus 1 */
+    uint64_t nbuckets;
     uint8_t age;
     int trump;
     uint32_t tmask;
     int bonus;
     int8_t pts[32];
     uint64_t nodes;
+    uint64_t probes;
+    int mode;
+    int tt_min;
     volatile int *stop; /* set to nonzero to abandon a search (Ctrl-C) */
 } kj_ctx;
 
@@ -57,13 +62,20 @@ static kj_ctx *kj_new(size_t megabytes)
 {
     kj_ctx *c = (kj_ctx *)calloc(1, sizeof(kj_ctx));
     if (!c) return NULL;
-    size_t bytes = megabytes << 20;
-    size_t buckets = 1;
-    while (buckets * 2 * 4 * sizeof(kj_entry) <= bytes) buckets *= 2;
-    c->tt = (kj_entry *)calloc(buckets * 4, sizeof(kj_entry));
+    /* Positions of few cards are many, cheap to recompute and rarely met again in
+     * another solve: they live in a small hot area that stays in the L2 cache. Larger
+     * positions go to the cold area, which keeps them across the solves of a batch. */
+    size_t bytes = megabytes << 20, bucket = 4 * sizeof(kj_entry);
+    size_t hot = 1, cold = 1;
+    while (hot * 2 * bucket <= bytes / 2 && hot * 2 * bucket <= ((size_t)2 << 20)) hot *= 2;
+    while ((cold * 2 + hot) * bucket <= bytes) cold *= 2;
+    c->tt = (kj_entry *)calloc((hot + cold) * 4, sizeof(kj_entry));
     if (!c->tt) { free(c); return NULL; }
-    c->bucket_mask = buckets - 1;
+    c->hot_mask = hot - 1;
+    c->cold_mask = cold - 1;
+    c->nbuckets = hot + cold;
     c->trump = -1;
+    c->tt_min = 1;
     return c;
 }
 
@@ -72,7 +84,7 @@ static void kj_free(kj_ctx *c)
     if (c) { free(c->tt); free(c); }
 }
 
-static size_t kj_tt_bytes(const kj_ctx *c) { return (c->bucket_mask + 1) * 4 * sizeof(kj_entry); }
+static size_t kj_tt_bytes(const kj_ctx *c) { return c->nbuckets * 4 * sizeof(kj_entry); }
 
 static void kj_clear(kj_ctx *c) { memset(c->tt, 0, kj_tt_bytes(c)); }
 
@@ -161,9 +173,18 @@ static inline uint64_t kj_hash(uint64_t key, unsigned meta)
     return h ^ (h >> 31);
 }
 
-static inline kj_entry *kj_probe(kj_ctx *c, uint64_t key, unsigned meta)
+#define KJ_HOT_CARDS 10
+
+static inline kj_entry *kj_bucket(kj_ctx *c, uint64_t key, unsigned meta, int ncards)
 {
-    kj_entry *b = c->tt + 4 * (kj_hash(key, meta) & c->bucket_mask);
+    uint64_t h = kj_hash(key, meta);
+    if (ncards <= KJ_HOT_CARDS) return c->tt + 4 * (h & c->hot_mask);
+    return c->tt + 4 * (c->hot_mask + 1 + (h & c->cold_mask));
+}
+
+static inline kj_entry *kj_probe(kj_ctx *c, uint64_t key, unsigned meta, int ncards)
+{
+    kj_entry *b = kj_bucket(c, key, meta, ncards);
     for (int i = 0; i < 4; i++)
         if (b[i].key == key && b[i].meta == meta) return &b[i];
     return NULL;
@@ -171,7 +192,7 @@ static inline kj_entry *kj_probe(kj_ctx *c, uint64_t key, unsigned meta)
 
 static inline void kj_store(kj_ctx *c, uint64_t key, unsigned meta, int ncards, int lo, int hi, int best)
 {
-    kj_entry *b = c->tt + 4 * (kj_hash(key, meta) & c->bucket_mask);
+    kj_entry *b = kj_bucket(c, key, meta, ncards);
     kj_entry *victim = NULL;
     int vscore = 1 << 30;
     for (int i = 0; i < 4; i++) {
@@ -197,6 +218,31 @@ static inline void kj_store(kj_ctx *c, uint64_t key, unsigned meta, int ncards, 
 }
 
 static int kj_lead(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int rem, int alpha, int beta);
+
+/* E's points from a trick boundary with two cards in each hand, by direct enumeration
+ * (no table, no window: the tree has at most eight leaves). */
+static int kj_end2(const kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int rem)
+{
+    int f = 1 - leader;
+    uint32_t hl = leader ? hD : hE, hf = leader ? hE : hD;
+    int best = leader == 0 ? -KJ_INF : KJ_INF;
+    for (uint32_t ml = hl; ml; ml &= ml - 1) {
+        int a = kj_ctz(ml), a2 = kj_ctz(hl & ~(1u << a));
+        uint32_t legal = kj_replies(c, hf, a);
+        int reply = f == 0 ? -KJ_INF : KJ_INF;
+        for (uint32_t mf = legal; mf; mf &= mf - 1) {
+            int b = kj_ctz(mf), b2 = kj_ctz(hf & ~(1u << b));
+            int p1 = c->pts[a] + c->pts[b];
+            int w1 = kj_beats(c, a, b) ? f : leader, w2;
+            if (w1 == leader) w2 = kj_beats(c, a2, b2) ? f : leader;
+            else w2 = kj_beats(c, b2, a2) ? leader : f;
+            int v = (w1 == 0 ? p1 : 0) + (w2 == 0 ? rem - p1 : 0);
+            if (f == 0 ? v > reply : v < reply) reply = v;
+        }
+        if (leader == 0 ? reply > best : reply < best) best = reply;
+    }
+    return best;
+}
 
 /* E's points from a position where `leader` has led `lc` (already out of his hand);
  * rem = points of both hands + lc + last-trick bonus. */
@@ -259,11 +305,25 @@ static int kj_lead(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int rem, int
         int w = kj_beats(c, a, b) ? 1 - leader : leader;
         return w == 0 ? rem : 0;
     }
+    if (kj_popc(hE) == 2) return kj_end2(c, hE, hD, leader, rem);
+    {
+        /* A trump above every trump of the other hand wins whenever it is played, so
+         * its holder takes at least its points. */
+        uint32_t tE = hE & c->tmask, tD = hD & c->tmask;
+        if (tE | tD) {
+            uint32_t sE = tD ? tE & ~((2u << (31 - __builtin_clz(tD))) - 1) : tE;
+            uint32_t sD = tE ? tD & ~((2u << (31 - __builtin_clz(tE))) - 1) : tD;
+            int lowE = kj_points_of(c, sE), highE = rem - kj_points_of(c, sD);
+            if (lowE >= beta) return lowE;
+            if (highE <= alpha) return highE;
+        }
+    }
     if (c->stop && *c->stop) return 0;
+    int use_tt = kj_popc(hE) > c->tt_min;
     uint64_t key = (uint64_t)hE | ((uint64_t)hD << 32);
     unsigned meta = 1u | ((unsigned)c->trump << 1) | ((unsigned)leader << 3);
-    int lo = 0, hi = rem, ttbest = -1;
-    kj_entry *e = kj_probe(c, key, meta);
+    int lo = 0, hi = rem, ttbest = -1, ncards = kj_popc(hE) + kj_popc(hD);
+    kj_entry *e = use_tt ? kj_probe(c, key, meta, ncards) : NULL;
     if (e) {
         lo = e->lo;
         hi = e->hi;
@@ -313,7 +373,7 @@ static int kj_lead(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int rem, int
     if (best <= a0) { if (best < nhi) nhi = best; }
     else if (best >= b0) { if (best > nlo) nlo = best; }
     else { nlo = nhi = best; }
-    kj_store(c, key, meta, kj_popc(hE) + kj_popc(hD), nlo, nhi, bestm);
+    if (use_tt) kj_store(c, key, meta, ncards, nlo, nhi, bestm);
     return best;
 }
 
@@ -328,10 +388,13 @@ static int kj_search(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int lc, in
 static int kj_exact(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int lc, int rem, int guess)
 {
     int lo = 0, hi = rem, g = guess;
+    if (c->mode == 1) { c->probes++; return kj_search(c, hE, hD, leader, lc, rem, -1, rem + 1); }
     if (g < lo) g = lo;
     if (g > hi) g = hi;
     while (lo < hi) {
         if (c->stop && *c->stop) return -1;
+        c->probes++;
+        if (c->mode == 2) g = (lo + hi + 1) / 2;
         int b = (g == lo) ? g + 1 : g;
         int v = kj_search(c, hE, hD, leader, lc, rem, b - 1, b);
         if (v < b) hi = v; else lo = v;

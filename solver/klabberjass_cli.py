@@ -1,0 +1,221 @@
+"""Klabberjass commands of the ``tricklab`` command line (SPEC §4)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections.abc import Iterator
+
+from solver.cards import SUIT_SYMBOLS, SUITS, card_str, format_holding, mask_of
+from solver.errors import NotationError
+from solver.klabberjass import PACK, SEATS, Position, Rules
+
+# ---------------------------------------------------------------- input helpers
+
+
+def read_inputs(text: str, what: str = "position") -> Iterator[tuple[str, str | None]]:
+    """The input lines: ``text`` itself, or every non-blank stdin line when it is ``-``.
+
+    Yields (line, context) where context names the line number in batch mode.
+    """
+    if text != "-":
+        yield text, None
+        return
+    for number, line in enumerate(sys.stdin, 1):
+        if line.strip():
+            yield line.strip(), f"line {number}"
+
+
+def parse_all(text: str, parse, what: str = "position") -> list:
+    """Parse every input before any output, so a bad line prints nothing but its error."""
+    out = []
+    for line, where in read_inputs(text, what):
+        try:
+            out.append(parse(line))
+        except ValueError as err:
+            if where is None:
+                raise
+            raise type(err)(f"{where}: {err}") from None
+    if not out:
+        raise NotationError(f"no {what} given on standard input")
+    return out
+
+
+# ---------------------------------------------------------------- diagrams
+
+
+def holding_diagram(mask: int) -> str:
+    """One hand as ``♠ AJ9  ♥ K7  ♦ —  ♣ T87``."""
+    parts = format_holding(mask).split(".")
+    return "  ".join(f"{SUIT_SYMBOLS[i]} {p or '—'}" for i, p in enumerate(parts))
+
+
+def position_diagram(position: Position) -> str:
+    """A readable, plain-text diagram of a Klabberjass position."""
+    names = {0: "E (elder) ", 1: "D (dealer)"}
+    lines = [f"Trump {SUIT_SYMBOLS[position.trump]} {SUITS[position.trump]}"]
+    for seat in (0, 1):
+        lines.append(f"  {names[seat]}  {holding_diagram(position.hands[seat])}")
+    if position.trick is not None:
+        lines.append(f"  Trick: {SEATS[position.lead]} led {card_str(position.trick)}")
+    lines.append(f"  To play: {SEATS[position.to_move]}")
+    return "\n".join(lines)
+
+
+def result_text(result) -> str:
+    """The readable answer of ``solve`` without ``--json``."""
+    lines = [position_diagram(result.position)]
+    e, d = result.points
+    lines.append(f"Double-dummy points from here: E {e}, D {d}")
+    if result.best is not None:
+        lines.append(f"Best card: {card_str(result.best)}")
+        tricks = []
+        line = list(result.pv)
+        first = 1 if result.position.trick is not None else 0
+        if first:
+            tricks.append(f"…{card_str(line[0])}")
+        for i in range(first, len(line), 2):
+            tricks.append(" ".join(card_str(c) for c in line[i : i + 2]))
+        lines.append("Optimal line: " + " | ".join(tricks))
+    if result.moves:
+        lines.append(
+            "Card values (points for the player to move): "
+            + ", ".join(f"{card_str(c)} {v}" for c, v in result.moves.items())
+        )
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- verbs
+
+
+def solve(args: argparse.Namespace) -> int:
+    """``tricklab solve klabberjass``."""
+    from solver.engine import solve_klabberjass
+
+    rules = Rules.preset(args.rules)
+    positions = parse_all(args.position, Position.parse)
+    if args.tt_mb is not None and args.tt_mb < 1:
+        raise NotationError(f"invalid --tt-mb {args.tt_mb} (a size in MB, at least 1)")
+    out = sys.stdout
+    for position in positions:
+        result = solve_klabberjass(position, rules, moves=args.moves, tt_mb=args.tt_mb)
+        if args.json:
+            out.write(json.dumps(result.to_json()) + "\n")
+        else:
+            out.write(result_text(result) + "\n\n")
+    return 0
+
+
+def deal(args: argparse.Namespace) -> int:
+    """``tricklab deal klabberjass``."""
+    from solver.klabberjass_deal_cli import deal as run
+
+    return run(args)
+
+
+def random_positions(count: int, seed: int, cards: int = 9) -> list[Position]:
+    """Random full deals as play positions: ``cards`` cards each, random trump, E leads."""
+    rng = random.Random(seed)
+    pack = [c for c in range(64) if PACK >> c & 1]
+    out = []
+    for _ in range(count):
+        hand = rng.sample(pack, 2 * cards)
+        out.append(
+            Position(rng.randrange(4), 0, (mask_of(hand[:cards]), mask_of(hand[cards:])))
+        )
+    return out
+
+
+def _ms(seconds: list[float]) -> str:
+    return f"median {1e3 * statistics.median(seconds):.3f} ms, mean {1e3 * statistics.fmean(seconds):.3f} ms, max {1e3 * max(seconds):.3f} ms"
+
+
+def bench(args: argparse.Namespace) -> int:
+    """``tricklab bench klabberjass``: engine and reference speed on random full deals."""
+    if args.what == "table":
+        from solver.klabberjass_deal_cli import bench_table
+
+        return bench_table(args)
+    if args.what not in (None, "solve"):
+        raise NotationError(f"unknown --what '{args.what}' for klabberjass (solve or table)")
+    if args.deals < 1:
+        raise NotationError(f"invalid --deals {args.deals} (at least 1)")
+    from solver.engine import klabberjass_core, klabberjass_values
+    from solver.reference import klabberjass_points
+
+    rules = Rules.preset(args.rules)
+    positions = random_positions(args.deals, args.seed)
+    core = klabberjass_core()
+    bonus = rules.last_trick
+    engine_times = []
+    values = []
+    clock = time.perf_counter
+    start_all = clock()
+    for p in positions:
+        start = clock()
+        values.append(core.value(p.hands[0], p.hands[1], p.trump, 0, -1, bonus))
+        engine_times.append(clock() - start)
+    total = clock() - start_all
+
+    start = clock()
+    batch = klabberjass_values(positions, rules)
+    batch_total = clock() - start
+    if batch != values:
+        raise RuntimeError("batch and single solves disagree")  # a bug, never bad input
+
+    n_ref = args.reference_deals if args.reference_deals is not None else min(args.deals, 10)
+    ref_times = []
+    for p in positions[:n_ref]:
+        start = clock()
+        e_ref, _ = klabberjass_points(p, rules)
+        ref_times.append(clock() - start)
+        if e_ref != values[len(ref_times) - 1]:
+            raise RuntimeError(f"engine and reference disagree on {p}")
+    report = {
+        "deals": args.deals,
+        "seed": args.seed,
+        "engine_solves_per_second": round(args.deals / total, 1),
+        "engine_median_ms": round(1e3 * statistics.median(engine_times), 4),
+        "engine_mean_ms": round(1e3 * statistics.fmean(engine_times), 4),
+        "engine_max_ms": round(1e3 * max(engine_times), 4),
+        "batch_us_per_position": round(1e6 * batch_total / args.deals, 2),
+        "single_call_us_per_position": round(1e6 * total / args.deals, 2),
+    }
+    if ref_times:
+        same = engine_times[: len(ref_times)]
+        report.update(
+            {
+                "reference_deals": len(ref_times),
+                "reference_median_ms": round(1e3 * statistics.median(ref_times), 2),
+                "speedup_median_same_deals": round(
+                    statistics.median(ref_times) / statistics.median(same), 1
+                ),
+            }
+        )
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(f"Klabberjass, {args.deals} random full 9-card deals (seed {args.seed}), random trump, E leads")
+    print(f"  engine:    {report['engine_solves_per_second']:.0f} solves/s; {_ms(engine_times)}")
+    print(
+        f"  batch call: {report['batch_us_per_position']:.1f} µs a position "
+        f"(single calls: {report['single_call_us_per_position']:.1f} µs)"
+    )
+    if ref_times:
+        print(f"  reference: {len(ref_times)} deals; {_ms(ref_times)}")
+        print(f"  speed-up on the same deals (median / median): {report['speedup_median_same_deals']:.0f}×")
+    return 0
+
+
+def demo(args: argparse.Namespace) -> int:
+    """``tricklab demo``: a built-in deal, its double-dummy table and an optimal line."""
+    from solver.engine import solve_klabberjass
+
+    position = Position.parse("trump=H lead=E E=AT7.KJ9.7.A8 D=K.AT8.KT9.Q7")
+    print("A Klabberjass play position, solved double-dummy:\n")
+    print(result_text(solve_klabberjass(position, moves=True)))
+    return 0
