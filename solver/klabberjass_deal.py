@@ -510,9 +510,12 @@ def runs(hand: int) -> list[Run]:
     >>> runs(parse_holding("AKJT.Q.KQ.AT"))
     []
     """
+    cards = hand & PACK
+    if not cards & cards >> 1 & cards >> 2:  # no three adjacent ranks: the usual case
+        return []
     out = []
     for suit in range(4):
-        bits = hand >> (16 * suit) & 0x1FE0
+        bits = cards >> (16 * suit) & 0x1FE0
         rank = 12
         while rank >= _SEVEN:
             if bits >> rank & 1:

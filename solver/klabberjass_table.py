@@ -188,6 +188,10 @@ def table_for_hands(
     # per trump: [(hands, exchanged by, card points, runs, bella)] without dix first
     by_trump: dict[int, list[tuple[tuple[int, int], int | None, tuple[int, int], tuple, tuple]]]
     by_trump = {t: [] for t in trumps}
+    runs_of: dict[int, list[Run]] = {}  # sequences do not depend on the trump
+    for hand in (x for _, h, _ in variants for x in h):
+        if hand not in runs_of:
+            runs_of[hand] = runs(hand)
     for (t, h, who), e in zip(variants, e_points, strict=True):
         total = card_points_of(h[0] | h[1], t) + (rules.last_trick if h[0] else 0)
         by_trump[t].append(
@@ -195,7 +199,7 @@ def table_for_hands(
                 h,
                 who,
                 (e, total - e),
-                (runs(h[0]), runs(h[1])),
+                (runs_of[h[0]], runs_of[h[1]]),
                 (has_bella(h[0], t), has_bella(h[1], t)),
             )
         )
@@ -206,7 +210,7 @@ def table_for_hands(
             best: tuple | None = None
             for _h, who, cp, hand_runs, bellas in by_trump[t]:
                 cand = (_best_declarations(b, t, cp, hand_runs, bellas, rules), cp, who)
-                if best is None or _holder_prefers(cand[0], best[0], b, who):
+                if best is None or who is not None and _holder_prefers(cand[0], best[0], b, who):
                     best = cand
             assert best is not None
             (_, score, result, seqs, bella, declared, bella_declared), cp, who = best
@@ -245,25 +249,30 @@ def _best_declarations(
     o = 1 - bidder
     opp_runs = hand_runs[o]
     own_runs = hand_runs[bidder]
-    opp_key = max((r.key(trump, rules) for r in opp_runs), default=None)
-    opp_seq = sum(r.value(rules) for r in opp_runs)
     opp_bella = rules.bella if bellas[o] else 0
     b_cards, o_cards = card_points[bidder], card_points[o]
+    if opp_runs:
+        opp_key = max(r.key(trump, rules) for r in opp_runs)
+        opp_seq = sum(r.value(rules) for r in opp_runs)
+    else:
+        opp_key, opp_seq = None, 0
+
+    # the bidder's options: each subset of his runs (most hands have none), Bella or not
+    options: list[tuple[tuple[Run, ...], int, int]] = [((), 0, opp_seq)]
+    for subset in range(1, 1 << len(own_runs)):
+        chosen = tuple(r for i, r in enumerate(own_runs) if subset >> i & 1)
+        key = max(r.key(trump, rules) for r in chosen)
+        if opp_key is None or key > opp_key:
+            options.append((chosen, sum(r.value(rules) for r in chosen), 0))
+        elif key == opp_key:
+            options.append((chosen, 0, 0))
+        else:
+            options.append((chosen, 0, opp_seq))
+    announces = (False, True) if bellas[bidder] else (False,)
 
     best: tuple | None = None
-    n = len(own_runs)
-    for subset in range(1 << n):
-        chosen = tuple(own_runs[i] for i in range(n) if subset >> i & 1)
-        key = max((r.key(trump, rules) for r in chosen), default=None)
-        if key is None:
-            b_seq, o_seq = 0, opp_seq
-        elif opp_key is None or key > opp_key:
-            b_seq, o_seq = sum(r.value(rules) for r in chosen), 0
-        elif key == opp_key:
-            b_seq, o_seq = 0, 0
-        else:
-            b_seq, o_seq = 0, opp_seq
-        for announce in (False, True) if bellas[bidder] else (False,):
+    for chosen, b_seq, o_seq in options:
+        for announce in announces:
             b_bella = rules.bella if announce else 0
             big_b = b_cards + b_seq + b_bella
             big_o = o_cards + o_seq + opp_bella
@@ -278,16 +287,22 @@ def _best_declarations(
                 best = (rank, chosen, announce, b_seq, o_seq, b_bella, result, b_score, o_score)
     assert best is not None
     rank, chosen, announce, b_seq, o_seq, b_bella, result, b_score, o_score = best
-
-    def pair(bv, ov):
-        return (bv, ov) if bidder == 0 else (ov, bv)
-
+    if bidder == 0:
+        return (
+            rank[0],
+            (b_score, o_score),
+            result,
+            (b_seq, o_seq),
+            (b_bella, opp_bella),
+            (chosen, tuple(opp_runs)),
+            (announce, bellas[o]),
+        )
     return (
         rank[0],
-        pair(b_score, o_score),
+        (o_score, b_score),
         result,
-        pair(b_seq, o_seq),
-        pair(b_bella, opp_bella),
-        pair(chosen, tuple(opp_runs)),
-        pair(announce, bellas[o]),
+        (o_seq, b_seq),
+        (opp_bella, b_bella),
+        (tuple(opp_runs), chosen),
+        (bellas[o], announce),
     )
