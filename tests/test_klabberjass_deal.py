@@ -71,6 +71,8 @@ def test_deal_parts() -> None:
     assert (deal.trump, deal.bidder, card_str(deal.bottom or 0)) == (H, 1, "QS")
     # 32 - 9 - 9 - turn-up = 13 cards in the stock, the bottom card among them
     assert deal.stock.bit_count() == 13 and deal.stock >> parse_card("QS") & 1
+    html = deal._repr_html_()
+    assert "♠</span>AKT9" in html and "turn-up 7" in html and "bidder D" in html
     nine = Deal.parse("E=AKT9.K.K8.AJ D=8.QT8.A9.KQ8 turn=7C")
     assert nine.first is None and nine.extra is None
 
