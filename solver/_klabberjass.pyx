@@ -7,9 +7,6 @@ from libc.stdlib cimport malloc, free
 cdef extern from "_klabberjass_core.h" nogil:
     ctypedef struct kj_ctx:
         uint64_t nodes
-        uint64_t probes
-        int mode
-        int tt_min
         volatile int *stop
     kj_ctx *kj_new(size_t megabytes)
     void kj_free(kj_ctx *c)
@@ -43,26 +40,6 @@ cdef class Core:
     @property
     def nodes(self):
         return self.ctx.nodes
-
-    @property
-    def probes(self):
-        return self.ctx.probes
-
-    @property
-    def mode(self):
-        return self.ctx.mode
-
-    @mode.setter
-    def mode(self, int m):
-        self.ctx.mode = m
-
-    @property
-    def tt_min(self):
-        return self.ctx.tt_min
-
-    @tt_min.setter
-    def tt_min(self, int m):
-        self.ctx.tt_min = m
 
     @property
     def tt_bytes(self):

@@ -2,9 +2,10 @@
  *
  * Ints in, ints out: hands arrive as 52-card bitmasks (bit suit*16 + rank, rank 0 = '2'),
  * are mapped to a 32-card internal form (bit suit*8 + power, power 0 = lowest in trick
- * order for that suit, which depends on the trump), and searched with alpha-beta on
- * E's card points, a transposition table at trick boundaries (bounds and best lead),
- * equivalent-card pruning and move ordering. The root driver is MTD(f).
+ * order for that suit, which depends on the trump), and searched with alpha-beta
+ * (principal-variation search at the leads) on E's card points, a transposition table
+ * at trick boundaries (bounds and best lead), pruning of equivalent and dominated
+ * cards, and move ordering. The last two tricks are solved by enumeration.
  *
  * Values stored in the table depend only on (trump, leader, both hands), never on the
  * deal they were met in, so the table is kept across solves: it is sound to reuse it
@@ -39,9 +40,6 @@ typedef struct {
     int bonus;
     int8_t pts[32];
     uint64_t nodes;
-    uint64_t probes;
-    int mode;
-    int tt_min;
     volatile int *stop; /* set to nonzero to abandon a search (Ctrl-C) */
 } kj_ctx;
 
@@ -75,7 +73,6 @@ static kj_ctx *kj_new(size_t megabytes)
     c->cold_mask = cold - 1;
     c->nbuckets = hot + cold;
     c->trump = -1;
-    c->tt_min = 1;
     return c;
 }
 
@@ -150,18 +147,53 @@ static inline uint32_t kj_replies(const kj_ctx *c, uint32_t hand, int led)
     return (hand & c->tmask) ? (hand & c->tmask) : hand;
 }
 
-/* Drop cards equivalent to a higher legal card: same suit, same points, and no card
- * of `blockers` (the cards still live in other hands, or the trick) between them. */
-static inline uint32_t kj_representatives(const kj_ctx *c, uint32_t legal, uint32_t blockers)
+/* Follower's candidates. Within a run of his legal cards of one suit with no live card
+ * between them (the led card counts as live), every card wins the trick or every card
+ * loses it, and card points never decrease with trick power. Playing the top of a
+ * winning run, or the bottom of a losing one, is then at least as good as any other
+ * card of the run: swapping two such cards changes no trick's winner, only who takes
+ * the difference in points. So one card per run is enough. */
+static inline uint32_t kj_follow_reps(const kj_ctx *c, uint32_t legal, uint32_t blockers, int lc)
 {
     uint32_t out = legal, live = legal | blockers, m = legal;
     while (m) {
         int x = kj_ctz(m);
         m &= m - 1;
+        if (kj_beats(c, lc, x)) {
+            uint32_t up = kj_above(x) & live;
+            if (up && ((legal >> kj_ctz(up)) & 1)) out &= ~(1u << x);
+        } else {
+            uint32_t down = kj_suit(x) & ((1u << x) - 1) & live;
+            if (down && ((legal >> (31 - __builtin_clz(down))) & 1)) out &= ~(1u << x);
+        }
+    }
+    return out;
+}
+
+/* Leader's candidates. A run of his cards of one suit with no live card between them
+ * meets the same replies whichever card of it is led. If no legal reply beats it, the
+ * top card of the run is as good as any (the leader takes the trick, and the most
+ * points); if every legal reply beats it, the bottom card is. Otherwise only cards of
+ * equal points are interchangeable. */
+static inline uint32_t kj_lead_reps(const kj_ctx *c, uint32_t hl, uint32_t hf)
+{
+    uint32_t out = hl, live = hl | hf, m = hl;
+    while (m) {
+        int x = kj_ctz(m);
+        m &= m - 1;
         uint32_t up = kj_above(x) & live;
-        if (up) {
-            int n = kj_ctz(up);
-            if (((legal >> n) & 1) && c->pts[n] == c->pts[x]) out &= ~(1u << x);
+        uint32_t down = kj_suit(x) & ((1u << x) - 1) & live;
+        int run_up = up && ((hl >> kj_ctz(up)) & 1);
+        int run_down = down && ((hl >> (31 - __builtin_clz(down))) & 1);
+        if (!run_up && !run_down) continue;
+        uint32_t replies = kj_replies(c, hf, x);
+        uint32_t beaters = replies & (kj_above(x) | (((c->tmask >> x) & 1) ? 0u : c->tmask));
+        if (!beaters) {
+            if (run_up) out &= ~(1u << x);
+        } else if (beaters == replies) {
+            if (run_down) out &= ~(1u << x);
+        } else if (run_up && c->pts[kj_ctz(up)] == c->pts[x]) {
+            out &= ~(1u << x);
         }
     }
     return out;
@@ -251,7 +283,7 @@ static int kj_follow(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int lc, in
     int f = 1 - leader;
     uint32_t hf = f ? hD : hE, hl = f ? hE : hD;
     uint32_t legal = kj_replies(c, hf, lc);
-    uint32_t reps = kj_representatives(c, legal, hl | (1u << lc));
+    uint32_t reps = kj_follow_reps(c, legal, hl | (1u << lc), lc);
     int moves[9], scores[9], n = 0;
     while (reps) {
         int r = kj_ctz(reps);
@@ -306,24 +338,11 @@ static int kj_lead(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int rem, int
         return w == 0 ? rem : 0;
     }
     if (kj_popc(hE) == 2) return kj_end2(c, hE, hD, leader, rem);
-    {
-        /* A trump above every trump of the other hand wins whenever it is played, so
-         * its holder takes at least its points. */
-        uint32_t tE = hE & c->tmask, tD = hD & c->tmask;
-        if (tE | tD) {
-            uint32_t sE = tD ? tE & ~((2u << (31 - __builtin_clz(tD))) - 1) : tE;
-            uint32_t sD = tE ? tD & ~((2u << (31 - __builtin_clz(tE))) - 1) : tD;
-            int lowE = kj_points_of(c, sE), highE = rem - kj_points_of(c, sD);
-            if (lowE >= beta) return lowE;
-            if (highE <= alpha) return highE;
-        }
-    }
     if (c->stop && *c->stop) return 0;
-    int use_tt = kj_popc(hE) > c->tt_min;
     uint64_t key = (uint64_t)hE | ((uint64_t)hD << 32);
     unsigned meta = 1u | ((unsigned)c->trump << 1) | ((unsigned)leader << 3);
     int lo = 0, hi = rem, ttbest = -1, ncards = kj_popc(hE) + kj_popc(hD);
-    kj_entry *e = use_tt ? kj_probe(c, key, meta, ncards) : NULL;
+    kj_entry *e = kj_probe(c, key, meta, ncards);
     if (e) {
         lo = e->lo;
         hi = e->hi;
@@ -334,7 +353,7 @@ static int kj_lead(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int rem, int
         if (hi < beta) beta = hi;
         ttbest = (int)e->best - 1;
     }
-    uint32_t reps = kj_representatives(c, hl, hf);
+    uint32_t reps = kj_lead_reps(c, hl, hf);
     int moves[9], scores[9], n = 0;
     while (reps) {
         int m = kj_ctz(reps);
@@ -344,7 +363,7 @@ static int kj_lead(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int rem, int
         if (sm == c->tmask) beat = follow & kj_above(m);
         else beat = follow ? (follow & kj_above(m)) : (hf & c->tmask);
         if (m == ttbest) s = 1000;
-        else if (!beat) s = 64 + c->pts[m];
+        else if (!beat) s = ((c->tmask >> m) & 1) ? -c->pts[m] : 64 + c->pts[m];
         else s = -c->pts[m] - (((c->tmask >> m) & 1) ? 8 : 0);
         int i = n++;
         while (i > 0 && scores[i - 1] < s) { moves[i] = moves[i - 1]; scores[i] = scores[i - 1]; i--; }
@@ -358,7 +377,15 @@ static int kj_lead(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int rem, int
         int m = moves[i];
         uint32_t nE = hE, nD = hD;
         if (leader) nD &= ~(1u << m); else nE &= ~(1u << m);
-        int v = kj_follow(c, nE, nD, leader, m, rem, alpha, beta);
+        int v;
+        if (i == 0 || beta - alpha <= 1) v = kj_follow(c, nE, nD, leader, m, rem, alpha, beta);
+        else if (maximizing) {
+            v = kj_follow(c, nE, nD, leader, m, rem, alpha, alpha + 1);
+            if (v > alpha && v < beta) v = kj_follow(c, nE, nD, leader, m, rem, v, beta);
+        } else {
+            v = kj_follow(c, nE, nD, leader, m, rem, beta - 1, beta);
+            if (v > alpha && v < beta) v = kj_follow(c, nE, nD, leader, m, rem, alpha, v);
+        }
         if (maximizing) {
             if (v > best) { best = v; bestm = m; }
             if (best > alpha) alpha = best;
@@ -373,7 +400,7 @@ static int kj_lead(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int rem, int
     if (best <= a0) { if (best < nhi) nhi = best; }
     else if (best >= b0) { if (best > nlo) nlo = best; }
     else { nlo = nhi = best; }
-    if (use_tt) kj_store(c, key, meta, ncards, nlo, nhi, bestm);
+    kj_store(c, key, meta, ncards, nlo, nhi, bestm);
     return best;
 }
 
@@ -384,23 +411,11 @@ static int kj_search(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int lc, in
     return kj_follow(c, hE, hD, leader, lc, rem, alpha, beta);
 }
 
-/* Exact E points by MTD(f): a sequence of zero-window searches converging on the value. */
-static int kj_exact(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int lc, int rem, int guess)
+/* E's exact points: one full-window search (the table keeps the bounds it learns, so
+ * the zero-window tests of the principal variation that follow are cheap). */
+static int kj_exact(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int lc, int rem)
 {
-    int lo = 0, hi = rem, g = guess;
-    if (c->mode == 1) { c->probes++; return kj_search(c, hE, hD, leader, lc, rem, -1, rem + 1); }
-    if (g < lo) g = lo;
-    if (g > hi) g = hi;
-    while (lo < hi) {
-        if (c->stop && *c->stop) return -1;
-        c->probes++;
-        if (c->mode == 2) g = (lo + hi + 1) / 2;
-        int b = (g == lo) ? g + 1 : g;
-        int v = kj_search(c, hE, hD, leader, lc, rem, b - 1, b);
-        if (v < b) hi = v; else lo = v;
-        g = v;
-    }
-    return lo;
+    return kj_search(c, hE, hD, leader, lc, rem, -1, rem + 1);
 }
 
 typedef struct {
@@ -420,12 +435,6 @@ static void kj_node_init(kj_ctx *c, kj_node *n, uint64_t e, uint64_t d, int trum
     if (n->hE | n->hD) n->rem += bonus;
 }
 
-static int kj_guess(const kj_ctx *c, const kj_node *n)
-{
-    (void)c;
-    return n->rem / 2;
-}
-
 /* E's exact points. */
 static int kj_value(kj_ctx *c, uint64_t e, uint64_t d, int trump, int leader, int trick, int bonus)
 {
@@ -433,7 +442,7 @@ static int kj_value(kj_ctx *c, uint64_t e, uint64_t d, int trump, int leader, in
     c->age++;
     kj_node_init(c, &n, e, d, trump, leader, trick, bonus);
     if (!(n.hE | n.hD) && n.lc < 0) return 0;
-    return kj_exact(c, n.hE, n.hD, n.leader, n.lc, n.rem, kj_guess(c, &n));
+    return kj_exact(c, n.hE, n.hD, n.leader, n.lc, n.rem);
 }
 
 /* The node after the mover plays internal card m; returns E's points won by that play
@@ -484,7 +493,7 @@ static int kj_moves(kj_ctx *c, uint64_t e, uint64_t d, int trump, int leader, in
         kj_node ch = kj_child(c, &n, m, &gain);
         int v;
         if (!(ch.hE | ch.hD) && ch.lc < 0) v = 0;
-        else v = kj_exact(c, ch.hE, ch.hD, ch.leader, ch.lc, ch.rem, kj_guess(c, &ch));
+        else v = kj_exact(c, ch.hE, ch.hD, ch.leader, ch.lc, ch.rem);
         cards[k] = kj_card_to_external(c, m);
         values[k] = v + gain;
         k++;
@@ -502,7 +511,7 @@ static int kj_pv(kj_ctx *c, uint64_t e, uint64_t d, int trump, int leader, int t
     c->age++;
     kj_node_init(c, &n, e, d, trump, leader, trick, bonus);
     if (!(n.hE | n.hD) && n.lc < 0) { *value = 0; return 0; }
-    int v = kj_exact(c, n.hE, n.hD, n.leader, n.lc, n.rem, kj_guess(c, &n));
+    int v = kj_exact(c, n.hE, n.hD, n.leader, n.lc, n.rem);
     *value = v;
     int k = 0, acc = 0; /* acc: E points already won along the line */
     while ((n.hE | n.hD) || n.lc >= 0) {
