@@ -143,6 +143,9 @@ def bench_table(args: argparse.Namespace) -> int:
             solve_time[0] += clock() - start
 
     deal_table(deals[0], rules)  # load the engine before timing
+    from solver.engine import klabberjass_core
+
+    klabberjass_core().clear()  # start from an empty transposition table
     times, solves = [], []
     for d in deals:
         solve_time[0] = 0.0
