@@ -150,6 +150,7 @@ def bench(args: argparse.Namespace) -> int:
     rules = Rules.preset(args.rules)
     positions = random_positions(args.deals, args.seed)
     core = klabberjass_core()
+    core.clear()  # no help from earlier solves: every figure is for a first solve
     bonus = rules.last_trick
     engine_times = []
     values = []
@@ -161,6 +162,7 @@ def bench(args: argparse.Namespace) -> int:
         engine_times.append(clock() - start)
     total = clock() - start_all
 
+    core.clear()
     start = clock()
     batch = klabberjass_values(positions, rules)
     batch_total = clock() - start
@@ -211,11 +213,31 @@ def bench(args: argparse.Namespace) -> int:
     return 0
 
 
+DEMO_DEAL = "E=7..JT87.9/KQ.K.. D=AT.QJT9../J..9.K turn=AH bottom=TC"
+
+
 def demo(args: argparse.Namespace) -> int:
     """``tricklab demo``: a built-in deal, its double-dummy table and an optimal line."""
     from solver.engine import solve_klabberjass
+    from solver.klabberjass_deal import Deal
+    from solver.klabberjass_deal_cli import table_text
+    from solver.klabberjass_table import deal_table
 
-    position = Position.parse("trump=H lead=E E=AT7.KJ9.7.A8 D=K.AT8.KT9.Q7")
-    print("A Klabberjass play position, solved double-dummy:\n")
-    print(result_text(solve_klabberjass(position, moves=True)))
+    rules = Rules.preset(getattr(args, "rules", "seed"))
+    deal = Deal.parse(DEMO_DEAL)
+    rows = deal_table(deal, rules)
+    print(f"A Klabberjass deal ({rules.name} rules), every bidder and trump double-dummy:\n")
+    print(table_text(deal, rules, rows))
+    best = max(rows, key=lambda r: r.score[r.bidder] - r.score[1 - r.bidder])
+    print(
+        f"\nBest contract: {SEATS[best.bidder]} takes {SUIT_SYMBOLS[best.trump]} "
+        f"({best.result}, scores E {best.score[0]}, D {best.score[1]}). The card play:\n"
+    )
+    hands = deal.hands
+    if best.dix is not None:
+        from solver.klabberjass_deal import exchange_dix
+
+        hands = exchange_dix(hands, deal.turn, best.dix)
+    position = Position(best.trump, 0, hands)
+    print(result_text(solve_klabberjass(position, rules, moves=True)))
     return 0
