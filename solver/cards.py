@@ -189,7 +189,9 @@ def parse_card_list(text: str, context: str | None = None, sep: str | None = Non
     ['AS', 'TH']
     """
     tokens = text.split(sep) if sep is not None else text.split()
-    return [parse_card(tok, context if context is not None else text) for tok in tokens if tok.strip()]
+    return [
+        parse_card(tok, context if context is not None else text) for tok in tokens if tok.strip()
+    ]
 
 
 def parse_fields(
@@ -220,5 +222,5 @@ def parse_fields(
         fields[key] = value
     missing = [k for k in required if k not in fields]
     if missing:
-        raise NotationError(f"missing {', '.join(missing)} in \"{line}\"")
+        raise NotationError(f'missing {", ".join(missing)} in "{line}"')
     return fields

@@ -68,7 +68,14 @@ class KlabberjassResult:
 
 def _args(position: Position, rules: Rules) -> tuple[int, int, int, int, int, int]:
     trick = -1 if position.trick is None else position.trick
-    return (position.hands[0], position.hands[1], position.trump, position.lead, trick, rules.last_trick)
+    return (
+        position.hands[0],
+        position.hands[1],
+        position.trump,
+        position.lead,
+        trick,
+        rules.last_trick,
+    )
 
 
 def klabberjass_value(position: Position, rules: Rules = SEED, tt_mb: int | None = None) -> int:
@@ -116,7 +123,9 @@ def solve_klabberjass(
 
 
 def klabberjass_values(
-    positions: Sequence[Position] | Iterable[Position], rules: Rules = SEED, tt_mb: int | None = None
+    positions: Sequence[Position] | Iterable[Position],
+    rules: Rules = SEED,
+    tt_mb: int | None = None,
 ) -> list[int]:
     """E's exact points for many positions in one compiled call (the GIL is released)."""
     positions = list(positions)

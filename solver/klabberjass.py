@@ -185,7 +185,7 @@ class Position:
         if self.lead not in (0, 1):
             raise RulesError(f"invalid leader {self.lead!r} (expected 0 for E or 1 for D)")
         e, d = self.hands
-        for seat, hand in zip(SEATS, self.hands):
+        for seat, hand in zip(SEATS, self.hands, strict=True):
             outside = hand & ~PACK
             if outside:
                 bad = " ".join(card_str(c) for c in cards_of(outside))
@@ -208,7 +208,8 @@ class Position:
             return
         t = self.trick
         if not (0 <= t < 64 and PACK >> t & 1):
-            raise RulesError(f"trick card {t!r} is not in the Klabberjass pack")
+            shown = card_str(t) if 0 <= t < 64 and t & 15 < 13 else repr(t)
+            raise RulesError(f"trick card {shown} is not in the Klabberjass pack (7 to A)")
         if (e | d) >> t & 1:
             raise RulesError(f"trick card {card_str(t)} is also in a hand")
         leader_n = (ne, nd)[self.lead]
@@ -302,9 +303,9 @@ class Position:
         Raises:
             IllegalPlayError: the card is not a legal move here.
         """
-        if not (self.legal_set() >> card & 1):
+        if not (0 <= card < 64 and self.legal_set() >> card & 1):
             raise IllegalPlayError(
-                f"{card_str(card) if 0 <= card < 64 else card!r} may not be played in \"{self}\" "
+                f'{card_str(card) if 0 <= card < 64 else card!r} may not be played in "{self}" '
                 f"(legal: {' '.join(card_str(c) for c in self.legal_moves()) or 'none'})"
             )
         mover = self.to_move

@@ -124,9 +124,7 @@ def random_positions(count: int, seed: int, cards: int = 9) -> list[Position]:
     out = []
     for _ in range(count):
         hand = rng.sample(pack, 2 * cards)
-        out.append(
-            Position(rng.randrange(4), 0, (mask_of(hand[:cards]), mask_of(hand[cards:])))
-        )
+        out.append(Position(rng.randrange(4), 0, (mask_of(hand[:cards]), mask_of(hand[cards:]))))
     return out
 
 
@@ -201,7 +199,9 @@ def bench(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report))
         return 0
-    print(f"Klabberjass, {args.deals} random full 9-card deals (seed {args.seed}), random trump, E leads")
+    print(
+        f"Klabberjass, {args.deals} random full 9-card deals (seed {args.seed}), random trump, E leads"
+    )
     print(f"  engine:    {report['engine_solves_per_second']:.0f} solves/s; {_ms(engine_times)}")
     print(
         f"  batch call: {report['batch_us_per_position']:.1f} µs a position "
@@ -209,7 +209,9 @@ def bench(args: argparse.Namespace) -> int:
     )
     if ref_times:
         print(f"  reference: {len(ref_times)} deals; {_ms(ref_times)}")
-        print(f"  speed-up on the same deals (median / median): {report['speedup_median_same_deals']:.0f}×")
+        print(
+            f"  speed-up on the same deals (median / median): {report['speedup_median_same_deals']:.0f}×"
+        )
     return 0
 
 

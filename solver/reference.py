@@ -5,7 +5,7 @@ Plain minimax with a memo dict over whole positions; no pruning, no ordering.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from solver.klabberjass import SEED, Position, Rules
 
@@ -17,7 +17,7 @@ def klabberjass_points(position: Position, rules: Rules = SEED) -> tuple[int, in
     trick counts for whoever wins it.
     """
 
-    @lru_cache(maxsize=None)
+    @cache
     def value_e(p: Position) -> int:
         if p.is_over:
             return 0
@@ -42,8 +42,6 @@ def klabberjass_moves(position: Position, rules: Rules = SEED) -> dict[int, int]
 
 
 # ----------------------------------------------------------------------------- Carabin
-from functools import cache  # noqa: E402
-
 from solver import carabin as _carabin  # noqa: E402
 
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver import _klabberjass
-from solver.cards import card_str, cards_of
+from solver.cards import cards_of
 from solver.engine import (
     klabberjass_move_values,
     klabberjass_value,
@@ -80,7 +80,11 @@ def test_principal_variation_is_legal_and_scores_the_value() -> None:
     rng = random.Random(11)
     for _ in range(40):
         cards = rng.sample(PACK_CARDS, 18)
-        p = Position(rng.randrange(4), rng.randrange(2), (sum(1 << c for c in cards[:9]), sum(1 << c for c in cards[9:])))
+        p = Position(
+            rng.randrange(4),
+            rng.randrange(2),
+            (sum(1 << c for c in cards[:9]), sum(1 << c for c in cards[9:])),
+        )
         result = solve_klabberjass(p)
         won = [0, 0]
         q = p
@@ -98,7 +102,9 @@ def test_move_values_agree_with_value() -> None:
     rng = random.Random(3)
     for _ in range(30):
         cards = rng.sample(PACK_CARDS, 18)
-        p = Position(rng.randrange(4), 0, (sum(1 << c for c in cards[:9]), sum(1 << c for c in cards[9:])))
+        p = Position(
+            rng.randrange(4), 0, (sum(1 << c for c in cards[:9]), sum(1 << c for c in cards[9:]))
+        )
         moves = klabberjass_move_values(p)
         assert set(moves) == set(p.legal_moves())
         assert max(moves.values()) == klabberjass_value(p)
@@ -109,13 +115,19 @@ def test_batch_equals_single_solves_and_small_table() -> None:
     ps = []
     for _ in range(60):
         cards = rng.sample(PACK_CARDS, 18)
-        ps.append(Position(rng.randrange(4), rng.randrange(2), (sum(1 << c for c in cards[:9]), sum(1 << c for c in cards[9:]))))
+        ps.append(
+            Position(
+                rng.randrange(4),
+                rng.randrange(2),
+                (sum(1 << c for c in cards[:9]), sum(1 << c for c in cards[9:])),
+            )
+        )
     batch = klabberjass_values(ps)
     small = _klabberjass.Core(1)
     assert batch == [small.value(p.hands[0], p.hands[1], p.trump, p.lead, -1, 10) for p in ps]
     assert batch == [klabberjass_value(p) for p in ps]
     # reference on a few of them (full deals are slow in pure Python)
-    for p, v in list(zip(ps, batch))[:2]:
+    for p, v in list(zip(ps, batch, strict=True))[:2]:
         assert klabberjass_points(p)[0] == v
 
 
@@ -128,11 +140,15 @@ def test_last_trick_bonus_comes_from_rules() -> None:
 def test_finished_position_scores_nothing() -> None:
     p = Position.parse("trump=S lead=D E=... D=...")
     result = solve_klabberjass(p, moves=True)
-    assert result.points == (0, 0) and result.best is None and result.pv == () and result.moves == {}
+    assert (
+        result.points == (0, 0) and result.best is None and result.pv == () and result.moves == {}
+    )
 
 
 def test_golden_positions() -> None:
-    rows = [json.loads(line) for line in (DATA / "klabberjass-positions.jsonl").read_text().splitlines()]
+    rows = [
+        json.loads(line) for line in (DATA / "klabberjass-positions.jsonl").read_text().splitlines()
+    ]
     assert len(rows) == 300
     for row in rows:
         result = solve_klabberjass(Position.parse(row["position"]), moves=True).to_json()
