@@ -18,6 +18,7 @@ is PBN style, the four suits separated by dots, high to low: ``AJ9.K7..T87``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import cache
 
 from solver.errors import NotationError
 
@@ -148,27 +149,54 @@ def parse_holding(text: str, context: str | None = None) -> int:
         )
     mask = 0
     for suit, part in enumerate(parts):
-        part = part.replace(" ", "")
-        i = 0
-        while i < len(part):
-            if part.startswith("10", i):
-                token = "10"
-            else:
-                token = part[i]
-            rank = _RANK_INPUT.get(token)
-            if rank is None:
-                raise NotationError(
-                    f"invalid rank '{token}' in holding '{text}'{_quote(context, text)} ({RANK_HELP})"
-                )
-            bit = 1 << make_card(suit, rank)
-            if mask & bit:
-                raise NotationError(
-                    f"card {card_str(make_card(suit, rank))} twice in holding '{text}'"
-                    f"{_quote(context, text)}"
-                )
-            mask |= bit
-            i += len(token)
+        bits = _suit_bits(part)
+        if bits < 0:
+            _explain_suit(part, suit, text, context)
+        mask |= bits << (16 * suit)
     return mask
+
+
+@cache
+def _suit_bits(part: str) -> int:
+    """The rank bits of one suit of a holding, or -1 if the text is not valid."""
+    bits = 0
+    i = 0
+    part = part.replace(" ", "")
+    while i < len(part):
+        token = "10" if part.startswith("10", i) else part[i]
+        rank = _RANK_INPUT.get(token)
+        if rank is None or bits >> rank & 1:
+            return -1
+        bits |= 1 << rank
+        i += len(token)
+    return bits
+
+
+def _explain_suit(part: str, suit: int, text: str, context: str | None) -> None:
+    """Raise the error for an invalid suit of a holding."""
+    seen = 0
+    i = 0
+    part = part.replace(" ", "")
+    while i < len(part):
+        token = "10" if part.startswith("10", i) else part[i]
+        rank = _RANK_INPUT.get(token)
+        if rank is None:
+            raise NotationError(
+                f"invalid rank '{token}' in holding '{text}'{_quote(context, text)} ({RANK_HELP})"
+            )
+        if seen >> rank & 1:
+            raise NotationError(
+                f"card {card_str(make_card(suit, rank))} twice in holding '{text}'"
+                f"{_quote(context, text)}"
+            )
+        seen |= 1 << rank
+        i += len(token)
+    raise AssertionError(part)  # pragma: no cover - only called for invalid text
+
+
+@cache
+def _suit_text(bits: int) -> str:
+    return "".join(RANKS[r] for r in range(12, -1, -1) if bits >> r & 1)
 
 
 def format_holding(mask: int) -> str:
@@ -177,9 +205,7 @@ def format_holding(mask: int) -> str:
     >>> format_holding(parse_holding("..K2.") | parse_holding("A..."))
     'A..K2.'
     """
-    return ".".join(
-        "".join(RANKS[r] for r in range(12, -1, -1) if mask >> (16 * s + r) & 1) for s in range(4)
-    )
+    return ".".join(_suit_text(mask >> (16 * s) & 0x1FFF) for s in range(4))
 
 
 def parse_card_list(text: str, context: str | None = None, sep: str | None = None) -> list[int]:

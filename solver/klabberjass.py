@@ -227,8 +227,8 @@ class Position:
     def parse(cls, text: str) -> Position:
         """Read ``trump=H lead=E E=<holding> D=<holding> [trick=<card>]``.
 
-        >>> str(Position.parse("E=KQ... lead=d trump=♥ D=..A7. trick=9s"))
-        'trump=H lead=D E=KQ... D=..A7. trick=9S'
+        >>> str(Position.parse("E=KQ... lead=d trump=♥ D=..A. trick=9s"))
+        'trump=H lead=D E=KQ... D=..A. trick=9S'
 
         Raises:
             NotationError: unreadable text or a missing field.
