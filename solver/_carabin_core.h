@@ -1,0 +1,643 @@
+/* Carabin double-dummy search core.
+ *
+ * Ints in, ints out. Cards are the 52-card form of solver.cards (bit suit*16 + rank,
+ * rank 0 = '2', 12 = 'A'); every hand is a 64-bit mask. Seats 0..n-1, each with a left
+ * (kind 0) and a right (kind 1) hand; a trick is played from one kind of hand only, so
+ * the "world" of a card (the live cards it can ever meet in a trick) is the union of the
+ * hands of its kind. The bidder maximises his points, every other seat minimises them.
+ *
+ * What keeps the search small:
+ *  - equivalent cards: two cards of one hand and suit with no live card of their world
+ *    (or of the unfinished trick) between them and equal points are interchangeable, so
+ *    only the higher one is tried; cards out of play or played count as gone;
+ *  - a transposition table at trick boundaries with lower and upper bounds and the best
+ *    lead. Within one deal the owner of every card never changes, so the set of cards
+ *    still held, the leader and the kind of hand determine the position exactly: that is
+ *    the key (with trump, bidder, trick order and search mode in the spare bits of the
+ *    mask). Each entry carries the generation of the deal it belongs to; a position
+ *    whose hands are not subsets of the current deal's starts a new generation, so
+ *    entries stay valid across the probes of one solve and across the solves of one
+ *    deal (every bidder, trump, per-move value);
+ *  - bounds from the points still in play, sharpened by sure points: a coalition trump
+ *    above the bidder's highest trump of its world wins whenever it is played (its
+ *    points can never be the bidder's), and a bidder's trump above every coalition trump
+ *    of its world always wins for him;
+ *  - the last trick evaluated directly; cut-offs inside a trick once its winner is
+ *    settled;
+ *  - move ordering by what the card does to the trick (a sure win, a cheap win, a
+ *    discard), the table's best lead first;
+ *  - exact values by zero-window probes whose fail-soft results narrow the interval.
+ * The chelem (all tricks) search is a boolean search that stops at the first lost trick.
+ */
+#ifndef CB_CORE_H
+#define CB_CORE_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CB_MAXP 6
+#define CB_INF 1000
+#define CB_SUIT(c) (0x1FFFull << ((c) & ~15))
+#define CB_ACES 0x1000100010001000ull
+#define CB_KINGS 0x0800080008000800ull
+#define CB_QUEENS 0x0400040004000400ull
+
+typedef struct {
+    uint64_t key;
+    uint32_t gen;
+    int8_t lo, hi;  /* bounds on the bidder's points from this trick boundary */
+    uint8_t best;   /* best lead + 1; 0 = none */
+    uint8_t ncards; /* cards still held, for replacement */
+} cb_entry;
+
+typedef struct {
+    cb_entry *tt;
+    uint64_t bucket_mask; /* buckets of 4 entries */
+    uint32_t gen;
+    int n, trump, bidder, order, mode;
+    uint64_t tmask;
+    uint64_t hands[2][CB_MAXP];
+    uint64_t world[2];
+    uint64_t ref[2][CB_MAXP]; /* the hands that define card ownership for this generation */
+    int ref_n;
+    uint64_t nodes;
+    uint32_t poll;
+    int stopped;
+    volatile int *stop; /* set to nonzero to abandon a search */
+} cb_ctx;
+
+static volatile int cb_interrupt = 0; /* set by the SIGINT hook of the binding */
+
+static inline int cb_ctz(uint64_t x) { return __builtin_ctzll(x); }
+static inline int cb_popc(uint64_t x) { return __builtin_popcountll(x); }
+static inline int cb_top(uint64_t x) { return 63 - __builtin_clzll(x); }
+
+static inline int cb_points(uint64_t m)
+{
+    return 4 * cb_popc(m & CB_ACES) + 3 * cb_popc(m & CB_KINGS) + 2 * cb_popc(m & CB_QUEENS);
+}
+
+static inline int cb_card_pts(int c)
+{
+    int r = c & 15;
+    return r == 12 ? 4 : r == 11 ? 3 : r == 10 ? 2 : 0;
+}
+
+/* cards of the suit of c strictly above c */
+static inline uint64_t cb_above(int c) { return CB_SUIT(c) & ~((2ull << c) - 1); }
+
+static cb_ctx *cb_new(size_t megabytes)
+{
+    cb_ctx *c = (cb_ctx *)calloc(1, sizeof(cb_ctx));
+    if (!c) return NULL;
+    size_t bytes = megabytes << 20;
+    size_t buckets = 1;
+    while (buckets * 2 * 4 * sizeof(cb_entry) <= bytes) buckets *= 2;
+    c->tt = (cb_entry *)calloc(buckets * 4, sizeof(cb_entry));
+    if (!c->tt) { free(c); return NULL; }
+    c->bucket_mask = buckets - 1;
+    c->gen = 1;
+    return c;
+}
+
+static void cb_free(cb_ctx *c)
+{
+    if (c) { free(c->tt); free(c); }
+}
+
+static size_t cb_tt_bytes(const cb_ctx *c) { return (c->bucket_mask + 1) * 4 * sizeof(cb_entry); }
+
+static void cb_clear(cb_ctx *c)
+{
+    memset(c->tt, 0, cb_tt_bytes(c));
+    c->gen++;
+    c->ref_n = 0;
+}
+
+static inline int cb_check_stop(cb_ctx *c)
+{
+    if (c->stopped) return 1;
+    if ((++c->poll & 1023) == 0 && ((c->stop && *c->stop) || cb_interrupt)) c->stopped = 1;
+    return c->stopped;
+}
+
+/* ----------------------------------------------------------------- tables */
+static inline uint64_t cb_hash(uint64_t key)
+{
+    uint64_t h = key * 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 29) ^ (h >> 47);
+}
+
+static inline uint64_t cb_key(const cb_ctx *c, int leader, int h)
+{
+    uint64_t k = c->world[0] | c->world[1];
+    k |= (uint64_t)leader << 13;
+    k |= (uint64_t)h << 29 | (uint64_t)c->trump << 30;
+    k |= (uint64_t)c->bidder << 45;
+    k |= (uint64_t)c->mode << 61 | (uint64_t)c->order << 62;
+    return k;
+}
+
+static inline cb_entry *cb_probe(cb_ctx *c, uint64_t key)
+{
+    cb_entry *b = c->tt + 4 * (cb_hash(key) & c->bucket_mask);
+    for (int i = 0; i < 4; i++)
+        if (b[i].key == key && b[i].gen == c->gen) return &b[i];
+    return NULL;
+}
+
+static inline void cb_store(cb_ctx *c, uint64_t key, int ncards, int lo, int hi, int best)
+{
+    cb_entry *b = c->tt + 4 * (cb_hash(key) & c->bucket_mask);
+    cb_entry *victim = b;
+    int vscore = 1 << 30;
+    for (int i = 0; i < 4; i++) {
+        cb_entry *e = &b[i];
+        if (e->key == key && e->gen == c->gen) {
+            if (lo > e->lo) e->lo = (int8_t)lo;
+            if (hi < e->hi) e->hi = (int8_t)hi;
+            if (best >= 0) e->best = (uint8_t)(best + 1);
+            return;
+        }
+        /* replace entries of older deals first, then the ones nearest the end of play */
+        int score = e->gen != c->gen ? -1 : e->ncards;
+        if (score < vscore) { vscore = score; victim = e; }
+    }
+    victim->key = key;
+    victim->gen = c->gen;
+    victim->lo = (int8_t)lo;
+    victim->hi = (int8_t)hi;
+    victim->best = (uint8_t)(best + 1);
+    victim->ncards = (uint8_t)ncards;
+}
+
+/* ----------------------------------------------------------------- rules */
+/* 1 if card x beats w, the card winning the trick so far */
+static inline int cb_beats(const cb_ctx *c, int x, int w)
+{
+    if ((x >> 4) == (w >> 4)) return x > w;
+    return (int)((c->tmask >> x) & 1);
+}
+
+/* 1 if some card of `hand` beats w */
+static inline int cb_can_beat(const cb_ctx *c, uint64_t hand, int w)
+{
+    if (hand & cb_above(w)) return 1;
+    return !((c->tmask >> w) & 1) && (hand & c->tmask);
+}
+
+/* Drop cards equivalent to a higher card of the same hand: same suit, same points and
+ * no card of `live` between them. */
+static inline uint64_t cb_reps(uint64_t hand, uint64_t live)
+{
+    uint64_t out = hand, m = hand;
+    live |= hand;
+    while (m) {
+        int x = cb_ctz(m);
+        m &= m - 1;
+        uint64_t up = cb_above(x) & live;
+        if (up) {
+            int y = cb_ctz(up);
+            if (((hand >> y) & 1) && cb_card_pts(y) == cb_card_pts(x)) out &= ~(1ull << x);
+        }
+    }
+    return out;
+}
+
+static inline int cb_power(const cb_ctx *c, int x) { return (x & 15) + (((c->tmask >> x) & 1) ? 16 : 0); }
+
+/* points of the coalition's sure winners (trumps above the bidder's highest trump of
+ * their world) and of the bidder's (trumps above every coalition trump of their world) */
+static inline void cb_sure(const cb_ctx *c, int *csure, int *bsure)
+{
+    int cs = 0, bs = 0;
+    for (int h = 0; h < 2; h++) {
+        uint64_t bt = c->hands[h][c->bidder] & c->tmask;
+        uint64_t ct = c->world[h] & c->tmask & ~bt;
+        if (ct) {
+            uint64_t over = bt ? ct & cb_above(cb_top(bt)) : ct;
+            cs += cb_points(over);
+            bs += cb_points(bt & cb_above(cb_top(ct)));
+        } else {
+            bs += cb_points(bt);
+        }
+    }
+    *csure = cs;
+    *bsure = bs;
+}
+
+static inline int cb_next_hand(const cb_ctx *c, int h)
+{
+    int nh = c->order == 0 ? 1 - h : h;
+    if (!c->world[nh] && c->world[1 - nh]) nh = 1 - nh;
+    return nh;
+}
+
+/* ----------------------------------------------------------------- value search */
+typedef struct {
+    int leader, h, i;   /* i = cards already played to the trick */
+    int wseat, wcard;   /* winner so far (-1 when i == 0) */
+    uint64_t tcards;    /* cards of the trick so far */
+    int tpts;
+} cb_trick_state;
+
+static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int beta);
+
+/* Order the moves of `seat` in the trick: higher score first. */
+static int cb_order(const cb_ctx *c, const cb_trick_state *t, int seat, uint64_t moves, int ttbest,
+                    int *out)
+{
+    int n = c->n, h = t->h, b = c->bidder;
+    int scores[4], k = 0;
+    /* seats still to play after `seat` */
+    uint64_t later_c = 0;
+    int bidder_later = 0;
+    for (int j = t->i + 1; j < n; j++) {
+        int s = (t->leader + j) % n;
+        if (s == b) bidder_later = 1;
+        else later_c |= c->hands[h][s];
+    }
+    uint64_t bh = c->hands[h][b];
+    while (moves) {
+        int x = cb_ctz(moves);
+        moves &= moves - 1;
+        int wins = t->i == 0 || cb_beats(c, x, t->wcard);
+        int w = wins ? x : t->wcard;
+        int wseat = wins ? seat : t->wseat;
+        int p = cb_card_pts(x), s;
+        if (x == ttbest) s = 10000;
+        else if (seat == b) {
+            if (wins && !cb_can_beat(c, later_c, w)) s = 2000 + 10 * p - (x & 15);
+            else if (wins) s = 1000 - cb_power(c, x);
+            else s = -10 * p - (x & 15);
+        } else {
+            int coal_wins = (wseat != b) && !(bidder_later && cb_can_beat(c, bh, w));
+            if (coal_wins && !(t->i > 0 && t->wseat != b && !(bidder_later && cb_can_beat(c, bh, t->wcard))))
+                s = 2000 + 10 * p - cb_power(c, x); /* this card settles the trick */
+            else if (coal_wins) s = 1000 + 10 * p - (x & 15); /* settled already: shed points */
+            else s = -10 * p - (x & 15);
+        }
+        int i = k++;
+        while (i > 0 && scores[i - 1] < s) { out[i] = out[i - 1]; scores[i] = scores[i - 1]; i--; }
+        out[i] = x;
+        scores[i] = s;
+    }
+    return k;
+}
+
+/* Bidder's points from a node inside a trick (its cards so far included). */
+static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, int beta)
+{
+    int n = c->n;
+    if (t->i == n) {
+        int gain = t->wseat == c->bidder ? t->tpts : 0;
+        int nh = cb_next_hand(c, t->h);
+        return gain + cb_boundary(c, t->wseat, nh, alpha - gain, beta - gain);
+    }
+    int seat = (t->leader + t->i) % n, h = t->h;
+    int maximizing = seat == c->bidder;
+    /* once the bidder has played and is beaten, nothing of this trick is his */
+    int ub = t->tpts + cb_points(c->world[0] | c->world[1]);
+    if (ub <= alpha) return ub;
+    if (beta <= 0) return 0;
+    uint64_t hand = c->hands[h][seat];
+    uint64_t moves = cb_reps(hand, c->world[h] | t->tcards);
+    int order[4];
+    int k = cb_order(c, t, seat, moves, -1, order);
+    int best = maximizing ? -CB_INF : CB_INF;
+    cb_trick_state nt = *t;
+    nt.i = t->i + 1;
+    for (int j = 0; j < k; j++) {
+        int x = order[j];
+        uint64_t bit = 1ull << x;
+        int wins = t->i == 0 || cb_beats(c, x, t->wcard);
+        nt.wseat = wins ? seat : t->wseat;
+        nt.wcard = wins ? x : t->wcard;
+        nt.tcards = t->tcards | bit;
+        nt.tpts = t->tpts + cb_card_pts(x);
+        c->hands[h][seat] &= ~bit;
+        c->world[h] &= ~bit;
+        int v = cb_trick(c, &nt, alpha, beta);
+        c->hands[h][seat] |= bit;
+        c->world[h] |= bit;
+        if (c->stopped) return 0;
+        if (maximizing) {
+            if (v > best) best = v;
+            if (best > alpha) alpha = best;
+        } else {
+            if (v < best) best = v;
+            if (best < beta) beta = best;
+        }
+        if (alpha >= beta) break;
+    }
+    return best;
+}
+
+/* Last trick: every seat holds one card of kind h. */
+static int cb_last_trick(const cb_ctx *c, int leader, int h)
+{
+    int n = c->n, ws = leader, w = cb_ctz(c->hands[h][leader]);
+    for (int j = 1; j < n; j++) {
+        int s = (leader + j) % n, x = cb_ctz(c->hands[h][s]);
+        if (cb_beats(c, x, w)) { w = x; ws = s; }
+    }
+    return ws == c->bidder ? cb_points(c->world[h]) : 0;
+}
+
+/* Bidder's points from a trick boundary: `leader` leads a trick of kind h. */
+static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int beta)
+{
+    uint64_t all = c->world[0] | c->world[1];
+    if (!all) return 0;
+    int rem = cb_points(all);
+    if (rem <= alpha) return rem;
+    if (beta <= 0) return 0;
+    c->nodes++;
+    if (cb_check_stop(c)) return 0;
+    if (!c->world[1 - h] && cb_popc(c->world[h]) == c->n) return cb_last_trick(c, leader, h);
+    int csure, bsure;
+    cb_sure(c, &csure, &bsure);
+    int ub = rem - csure, lb = bsure;
+    if (ub <= alpha) return ub;
+    if (lb >= beta) return lb;
+    uint64_t key = cb_key(c, leader, h);
+    int lo = lb, hi = ub, ttbest = -1;
+    cb_entry *e = cb_probe(c, key);
+    if (e) {
+        if (e->lo > lo) lo = e->lo;
+        if (e->hi < hi) hi = e->hi;
+        ttbest = (int)e->best - 1;
+    }
+    if (lo >= beta) return lo;
+    if (hi <= alpha) return hi;
+    if (lo == hi) return lo;
+    if (lo > alpha) alpha = lo;
+    if (hi < beta) beta = hi;
+    int a0 = alpha, b0 = beta;
+    cb_trick_state t = {leader, h, 0, -1, -1, 0, 0};
+    uint64_t hand = c->hands[h][leader];
+    uint64_t moves = cb_reps(hand, c->world[h]);
+    int order[4];
+    int k = cb_order(c, &t, leader, moves, ttbest, order);
+    int maximizing = leader == c->bidder;
+    int best = maximizing ? -CB_INF : CB_INF, bestm = -1;
+    cb_trick_state nt = t;
+    nt.i = 1;
+    nt.wseat = leader;
+    for (int j = 0; j < k; j++) {
+        int x = order[j];
+        uint64_t bit = 1ull << x;
+        nt.wcard = x;
+        nt.tcards = bit;
+        nt.tpts = cb_card_pts(x);
+        c->hands[h][leader] &= ~bit;
+        c->world[h] &= ~bit;
+        int v = cb_trick(c, &nt, alpha, beta);
+        c->hands[h][leader] |= bit;
+        c->world[h] |= bit;
+        if (c->stopped) return 0;
+        if (maximizing ? v > best : v < best) { best = v; bestm = x; }
+        if (maximizing) { if (best > alpha) alpha = best; }
+        else if (best < beta) beta = best;
+        if (alpha >= beta) break;
+    }
+    int nlo = lo, nhi = hi;
+    if (best <= a0) { if (best < nhi) nhi = best; }
+    else if (best >= b0) { if (best > nlo) nlo = best; }
+    else { nlo = nhi = best; }
+    if (nlo > nhi) nlo = nhi; /* cannot happen with a sound search; keep entries sane */
+    cb_store(c, key, cb_popc(all), nlo, nhi, bestm);
+    return best;
+}
+
+/* ----------------------------------------------------------------- all tricks */
+static int cb_all_boundary(cb_ctx *c, int leader, int h);
+
+static int cb_all_trick(cb_ctx *c, const cb_trick_state *t)
+{
+    int n = c->n, b = c->bidder;
+    if (t->i == n) {
+        if (t->wseat != b) return 0;
+        return cb_all_boundary(c, t->wseat, cb_next_hand(c, t->h));
+    }
+    int seat = (t->leader + t->i) % n, h = t->h;
+    /* bidder has played and is beaten, or cannot beat the coalition's card: lost */
+    int bidder_played = 0;
+    for (int j = 0; j < t->i; j++)
+        if ((t->leader + j) % n == b) bidder_played = 1;
+    if (t->i > 0 && t->wseat != b) {
+        if (bidder_played || !cb_can_beat(c, c->hands[h][b], t->wcard)) return 0;
+    }
+    uint64_t hand = c->hands[h][seat];
+    uint64_t moves = cb_reps(hand, c->world[h] | t->tcards);
+    int order[4];
+    int k = cb_order(c, t, seat, moves, -1, order);
+    int maximizing = seat == b;
+    cb_trick_state nt = *t;
+    nt.i = t->i + 1;
+    for (int j = 0; j < k; j++) {
+        int x = order[j];
+        uint64_t bit = 1ull << x;
+        int wins = t->i == 0 || cb_beats(c, x, t->wcard);
+        nt.wseat = wins ? seat : t->wseat;
+        nt.wcard = wins ? x : t->wcard;
+        nt.tcards = t->tcards | bit;
+        c->hands[h][seat] &= ~bit;
+        c->world[h] &= ~bit;
+        int v = cb_all_trick(c, &nt);
+        c->hands[h][seat] |= bit;
+        c->world[h] |= bit;
+        if (c->stopped) return 0;
+        if (maximizing && v) return 1;
+        if (!maximizing && !v) return 0;
+    }
+    return !maximizing;
+}
+
+static int cb_all_boundary(cb_ctx *c, int leader, int h)
+{
+    uint64_t all = c->world[0] | c->world[1];
+    if (!all) return 1;
+    c->nodes++;
+    if (cb_check_stop(c)) return 0;
+    /* a coalition trump above the bidder's highest trump of its world wins a trick */
+    for (int k = 0; k < 2; k++) {
+        uint64_t bt = c->hands[k][c->bidder] & c->tmask;
+        uint64_t ct = c->world[k] & c->tmask & ~bt;
+        if (ct && (!bt || cb_top(ct) > cb_top(bt))) return 0;
+    }
+    uint64_t key = cb_key(c, leader, h);
+    cb_entry *e = cb_probe(c, key);
+    if (e) return e->lo;
+    cb_trick_state t = {leader, h, 0, -1, -1, 0, 0};
+    int v = cb_all_trick(c, &t);
+    if (c->stopped) return 0;
+    cb_store(c, key, cb_popc(all), v, v, -1);
+    return v;
+}
+
+/* ----------------------------------------------------------------- roots */
+typedef struct {
+    cb_trick_state t;
+} cb_node;
+
+/* Load a position. hands: L of seats 0..n-1 then R of seats 0..n-1; trick: k cards
+ * from the leader on. Starts a new generation unless every hand is a subset of the
+ * hand that defined card ownership so far. */
+static void cb_load(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder, int leader,
+                    int h, int order, const int *trick, int k, cb_node *node)
+{
+    int same = c->ref_n == n;
+    for (int s = 0; s < n && same; s++)
+        for (int kind = 0; kind < 2; kind++)
+            if (hands[kind * n + s] & ~c->ref[kind][s]) same = 0;
+    if (!same) {
+        c->gen++;
+        c->ref_n = n;
+        for (int s = 0; s < n; s++)
+            for (int kind = 0; kind < 2; kind++) c->ref[kind][s] = hands[kind * n + s];
+    }
+    c->n = n;
+    c->trump = trump;
+    c->tmask = 0x1FFFull << (16 * trump);
+    c->bidder = bidder;
+    c->order = order;
+    c->mode = 0;
+    c->stopped = 0;
+    c->world[0] = c->world[1] = 0;
+    for (int s = 0; s < CB_MAXP; s++) {
+        for (int kind = 0; kind < 2; kind++) {
+            uint64_t m = s < n ? hands[kind * n + s] : 0;
+            c->hands[kind][s] = m;
+            c->world[kind] |= m;
+        }
+    }
+    cb_trick_state *t = &node->t;
+    t->leader = leader;
+    t->h = h;
+    t->i = k;
+    t->wseat = -1;
+    t->wcard = -1;
+    t->tcards = 0;
+    t->tpts = 0;
+    for (int j = 0; j < k; j++) {
+        int x = trick[j];
+        if (j == 0 || cb_beats(c, x, t->wcard)) { t->wcard = x; t->wseat = (leader + j) % n; }
+        t->tcards |= 1ull << x;
+        t->tpts += cb_card_pts(x);
+    }
+}
+
+static int cb_node_search(cb_ctx *c, const cb_node *node, int alpha, int beta)
+{
+    if (node->t.i == 0) return cb_boundary(c, node->t.leader, node->t.h, alpha, beta);
+    return cb_trick(c, &node->t, alpha, beta);
+}
+
+static int cb_node_total(const cb_ctx *c, const cb_node *node)
+{
+    return node->t.tpts + cb_points(c->world[0] | c->world[1]);
+}
+
+/* Exact value: zero-window probes, each fail-soft result narrowing [lo, hi]. The first
+ * probe is at `guess`; then the interval is bisected. -1 if stopped. */
+static int cb_exact_node(cb_ctx *c, const cb_node *node, int guess)
+{
+    int lo = 0, hi = cb_node_total(c, node);
+    int g = guess < lo ? lo : guess > hi ? hi : guess;
+    if (g == lo) g = lo + 1;
+    while (lo < hi) {
+        int v = cb_node_search(c, node, g - 1, g);
+        if (c->stopped) return -1;
+        if (v >= g) lo = v; else hi = v;
+        g = (lo + hi + 1) / 2;
+    }
+    return lo;
+}
+
+static int cb_value(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder, int leader, int h,
+                    int order, const int *trick, int k, int guess)
+{
+    cb_node node;
+    cb_load(c, n, hands, trump, bidder, leader, h, order, trick, k, &node);
+    return cb_exact_node(c, &node, guess);
+}
+
+/* 1 if the bidder takes at least `target` points, 0 if not, -1 if stopped. */
+static int cb_make(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder, int leader, int h,
+                   int order, const int *trick, int k, int target)
+{
+    cb_node node;
+    cb_load(c, n, hands, trump, bidder, leader, h, order, trick, k, &node);
+    if (target <= 0) return 1;
+    if (target > cb_node_total(c, &node)) return 0;
+    int v = cb_node_search(c, &node, target - 1, target);
+    return c->stopped ? -1 : v >= target;
+}
+
+/* 1 if the bidder can win every remaining trick (the unfinished one included). */
+static int cb_all_tricks(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder, int leader,
+                         int h, int order, const int *trick, int k)
+{
+    cb_node node;
+    cb_load(c, n, hands, trump, bidder, leader, h, order, trick, k, &node);
+    c->mode = 1;
+    int v = node.t.i == 0 ? cb_all_boundary(c, node.t.leader, node.t.h) : cb_all_trick(c, &node.t);
+    c->mode = 0;
+    return c->stopped ? -1 : v;
+}
+
+/* Per-move values: for each card of the hand in use of the seat to move (written to
+ * cards[]), the bidder's exact points from here if it is played. Returns the number of
+ * cards, -1 if stopped. */
+static int cb_moves(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder, int leader, int h,
+                    int order, const int *trick, int k, int guess, int *cards, int *values)
+{
+    cb_node node;
+    cb_load(c, n, hands, trump, bidder, leader, h, order, trick, k, &node);
+    cb_trick_state *t = &node.t;
+    int seat = (t->leader + t->i) % n;
+    uint64_t hand = c->hands[h][seat];
+    int m = 0;
+    while (hand) {
+        int x = cb_ctz(hand);
+        hand &= hand - 1;
+        uint64_t bit = 1ull << x;
+        cb_node ch = node;
+        int wins = t->i == 0 || cb_beats(c, x, t->wcard);
+        ch.t.i = t->i + 1;
+        ch.t.wseat = wins ? seat : t->wseat;
+        ch.t.wcard = wins ? x : t->wcard;
+        ch.t.tcards = t->tcards | bit;
+        ch.t.tpts = t->tpts + cb_card_pts(x);
+        c->hands[h][seat] &= ~bit;
+        c->world[h] &= ~bit;
+        int v;
+        if (ch.t.i == n) {
+            /* trick complete: the gain now, then the next trick from its boundary */
+            int gain = ch.t.wseat == bidder ? ch.t.tpts : 0;
+            int nh = cb_next_hand(c, h);
+            cb_node nx;
+            nx.t.leader = ch.t.wseat;
+            nx.t.h = nh;
+            nx.t.i = 0;
+            nx.t.wseat = nx.t.wcard = -1;
+            nx.t.tcards = 0;
+            nx.t.tpts = 0;
+            int r = cb_exact_node(c, &nx, guess - gain);
+            v = r < 0 ? -1 : r + gain;
+        } else {
+            v = cb_exact_node(c, &ch, guess);
+        }
+        c->hands[h][seat] |= bit;
+        c->world[h] |= bit;
+        if (c->stopped) return -1;
+        cards[m] = x;
+        values[m] = v;
+        m++;
+    }
+    return m;
+}
+
+#endif
