@@ -304,8 +304,9 @@ class Position:
             IllegalPlayError: the card is not a legal move here.
         """
         if not (0 <= card < 64 and self.legal_set() >> card & 1):
+            shown = card_str(card) if 0 <= card < 64 and card & 15 < 13 else card
             raise IllegalPlayError(
-                f'{card_str(card) if 0 <= card < 64 else card!r} may not be played in "{self}" '
+                f'{shown!r} may not be played in "{self}" '
                 f"(legal: {' '.join(card_str(c) for c in self.legal_moves()) or 'none'})"
             )
         mover = self.to_move
