@@ -2,7 +2,7 @@
 """Compiled Klabberjass search core (see _klabberjass_core.h). Ints in, ints out."""
 
 from libc.stdint cimport uint64_t, int64_t
-from libc.stdlib cimport malloc, free
+from cpython.exc cimport PyErr_CheckSignals
 
 cdef extern from "_klabberjass_core.h" nogil:
     ctypedef struct kj_ctx:
@@ -72,8 +72,15 @@ cdef class Core:
 
     def values(self, const uint64_t[:] e, const uint64_t[:] d, const signed char[:] trump,
                const signed char[:] leader, const signed char[:] trick, int bonus, int[:] out):
-        """Solve many positions (E's points into ``out``) with no Python work per node."""
-        cdef Py_ssize_t i, n = e.shape[0]
-        with nogil:
-            for i in range(n):
-                out[i] = kj_value(self.ctx, e[i], d[i], trump[i], leader[i], trick[i], bonus)
+        """Solve many positions (E's points into ``out``) with no Python work per node.
+
+        The GIL is released while solving; between chunks of 256 positions pending
+        signals are checked, so Ctrl-C stops a long batch promptly.
+        """
+        cdef Py_ssize_t i, start, stop, n = e.shape[0]
+        for start in range(0, n, 256):
+            stop = min(start + 256, n)
+            with nogil:
+                for i in range(start, stop):
+                    out[i] = kj_value(self.ctx, e[i], d[i], trump[i], leader[i], trick[i], bonus)
+            PyErr_CheckSignals()
