@@ -1,0 +1,264 @@
+"""Trick trees as networkx graphs: optimal play, or every legal line to a depth.
+
+A tree is a :class:`networkx.DiGraph` whose nodes are keyed by the canonical text of
+their position, so lines that reach one position by different orders of play
+(transpositions) share one node and the graph is a DAG.
+
+Node attributes:
+    value: ``{side: points}``, what each side takes from this position on under
+        double-dummy play (the unfinished trick included).
+    to_move: the seat to play (``E``/``D``, or the Carabin seat number as text).
+    side: the side of the seat to move.
+    depth: cards played since the root.
+    moves: ``{card: points}`` for every legal card, the mover's side's points with it
+        (only on expanded nodes).
+    critical: exactly one class of equivalent cards is optimal although the mover had
+        a choice of several classes (see :meth:`analysis.games.Game.equivalence_classes`).
+
+Edge attributes:
+    card: the card played (text); ``cards`` lists its equivalent cards when the tree
+        keeps one edge per class; ``seat``: who plays it; ``value``: the mover's side's
+        points with it; ``loss``: points the mover gives up against his best card;
+        ``optimal``: ``loss == 0``; ``won_by`` / ``points``: the seat that wins the trick
+        the card completes and the trick's points (None / 0 otherwise).
+
+Graph attributes: ``game``, ``root`` (the root key), ``sides``, ``kind``
+(``optimal`` or ``all``), ``depth`` (for ``all``).
+
+>>> from analysis.games import get_game
+>>> game = get_game("klabberjass")
+>>> g = optimal_tree(game, game.parse_position("trump=H lead=E E=A.7.. D=K.8.."))
+>>> principal_variation(g), count_optimal_lines(g)
+(['7H', '8H', 'KS', 'AS'], 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import networkx as nx
+
+from analysis.games import Game
+from solver.cards import card_str
+from solver.errors import TricklabError
+
+#: Default cap on the number of nodes of a tree.
+MAX_NODES = 200_000
+
+
+class TreeTooLargeError(TricklabError):
+    """A tree would have more nodes than allowed."""
+
+
+def _too_large(max_nodes: int, root: str) -> TreeTooLargeError:
+    return TreeTooLargeError(
+        f'the tree of "{root}" has more than {max_nodes} nodes '
+        "(start from a later position, keep one card per class, or raise the limit)"
+    )
+
+
+def _node_attrs(game: Game, position: Any, value: tuple[int, int], depth: int) -> dict:
+    return {
+        "value": {game.sides[0]: value[0], game.sides[1]: value[1]},
+        "to_move": game.seat_label(position.to_move) if not position.is_over else None,
+        "side": game.sides[game.mover_side(position)] if not position.is_over else None,
+        "depth": depth,
+    }
+
+
+def _expand(
+    game: Game, graph: nx.DiGraph, key: str, position: Any, moves: dict[int, int], follow: str
+) -> list[tuple[list[int], bool]]:
+    """Record a node's moves and classes; the classes to follow (cards, optimal)."""
+    best = max(moves.values())
+    classes = game.equivalence_classes(position, list(moves))
+    optimal = [cls for cls in classes if moves[cls[0]] == best]
+    attrs = graph.nodes[key]
+    attrs["moves"] = {card_str(c): v for c, v in moves.items()}
+    attrs["critical"] = len(classes) > 1 and len(optimal) == 1
+    chosen = classes if follow == "all" else optimal
+    return [(cls, moves[cls[0]] == best) for cls in chosen]
+
+
+def _build(
+    game: Game,
+    position: Any,
+    *,
+    depth: int | None,
+    per_class: bool,
+    follow: str,
+    max_nodes: int,
+) -> nx.DiGraph:
+    root = game.key(position)
+    graph = nx.DiGraph(game=game.name, root=root, sides=list(game.sides), kind=follow)
+    if depth is not None:
+        graph.graph["depth"] = depth
+    positions = {root: position}
+    layer = [root]
+    level = 0
+    leaves: list[str] = []
+    while layer:
+        nxt: list[str] = []
+        for key in layer:
+            pos = positions[key]
+            if pos.is_over:
+                graph.add_node(key, **_node_attrs(game, pos, (0, 0), level))
+                continue
+            if depth is not None and level >= depth:
+                leaves.append(key)
+                graph.add_node(key, **_node_attrs(game, pos, (0, 0), level))
+                continue
+            moves = game.move_values(pos)
+            graph.add_node(key, **_node_attrs(game, pos, game.value_from_moves(pos, moves), level))
+            best = max(moves.values())
+            seat = game.seat_label(pos.to_move)
+            for cls, _optimal in _expand(game, graph, key, pos, moves, follow):
+                for card in [cls[-1]] if per_class else cls:
+                    child, winner, pts = game.step(pos, card)
+                    ckey = game.key(child)
+                    if ckey not in positions:
+                        positions[ckey] = child
+                        nxt.append(ckey)
+                        if len(positions) > max_nodes:
+                            raise _too_large(max_nodes, root)
+                    attrs = {
+                        "card": card_str(card),
+                        "seat": seat,
+                        "value": moves[card],
+                        "loss": best - moves[card],
+                        "optimal": moves[card] == best,
+                        "won_by": game.seat_label(winner) if winner is not None else None,
+                        "points": pts,
+                    }
+                    if per_class:
+                        attrs["cards"] = [card_str(c) for c in cls]
+                    graph.add_edge(key, ckey, **attrs)
+        layer = nxt
+        level += 1
+    if leaves:
+        for key, value in zip(leaves, game.values([positions[k] for k in leaves]), strict=True):
+            graph.nodes[key]["value"] = {game.sides[0]: value[0], game.sides[1]: value[1]}
+    return graph
+
+
+def optimal_tree(
+    game: Game, position: Any, *, per_class: bool = False, max_nodes: int = MAX_NODES
+) -> nx.DiGraph:
+    """The DAG of every line of double-dummy optimal play from ``position``.
+
+    Args:
+        game: the game adapter (:func:`analysis.games.get_game`).
+        position: the root position.
+        per_class: keep one edge per class of equivalent optimal cards (its lowest
+            card; the edge's ``cards`` lists the class). Far smaller trees, for drawing.
+        max_nodes: refuse to build a tree larger than this.
+
+    Returns:
+        The tree; every edge is optimal (loss 0).
+
+    Raises:
+        TreeTooLargeError: more than ``max_nodes`` positions.
+    """
+    return _build(
+        game, position, depth=None, per_class=per_class, follow="optimal", max_nodes=max_nodes
+    )
+
+
+def full_tree(
+    game: Game, position: Any, depth: int, *, per_class: bool = False, max_nodes: int = MAX_NODES
+) -> nx.DiGraph:
+    """Every legal line of play from ``position`` to ``depth`` cards, with its losses.
+
+    Leaves at the depth limit carry their double-dummy value (solved in one batch).
+
+    Raises:
+        TreeTooLargeError: more than ``max_nodes`` positions.
+        RulesError: a negative depth.
+    """
+    if depth < 0:
+        from solver.errors import RulesError
+
+        raise RulesError(f"invalid depth {depth} (a number of cards, at least 0)")
+    return _build(
+        game, position, depth=depth, per_class=per_class, follow="all", max_nodes=max_nodes
+    )
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def critical_decisions(graph: nx.DiGraph) -> list[dict]:
+    """The nodes where exactly one class of equivalent cards is optimal.
+
+    Returns:
+        One dict per critical node, shallowest first: ``position`` (the node key),
+        ``seat``, ``depth``, ``optimal`` (the optimal cards), ``margin`` (points lost by
+        the best card outside the optimal class) and ``moves``.
+    """
+    out = []
+    for key, attrs in graph.nodes(data=True):
+        if not attrs.get("critical"):
+            continue
+        moves = attrs["moves"]
+        best = max(moves.values())
+        optimal = [c for c, v in moves.items() if v == best]
+        others = [v for c, v in moves.items() if v != best]
+        out.append(
+            {
+                "position": key,
+                "seat": attrs["to_move"],
+                "depth": attrs["depth"],
+                "optimal": optimal,
+                "margin": best - max(others) if others else 0,
+                "moves": moves,
+            }
+        )
+    out.sort(key=lambda d: (d["depth"], d["position"]))
+    return out
+
+
+def _optimal_successors(graph: nx.DiGraph, key: str) -> Iterable[str]:
+    return (v for _, v, d in graph.out_edges(key, data=True) if d["optimal"])
+
+
+def count_optimal_lines(graph: nx.DiGraph) -> int:
+    """Number of distinct lines of optimal play from the root to the end of the tree.
+
+    In a tree with one edge per class, lines differing only by equivalent cards count once.
+    """
+    count: dict[str, int] = {}
+    for key in reversed(list(nx.topological_sort(graph))):
+        succ = list(_optimal_successors(graph, key))
+        count[key] = sum(count[s] for s in succ) if succ else 1
+    return count[graph.graph["root"]]
+
+
+def principal_variation(graph: nx.DiGraph) -> list[str]:
+    """One optimal line from the root: at each node the first optimal edge."""
+    line = []
+    key = graph.graph["root"]
+    while True:
+        edges = [(v, d) for _, v, d in graph.out_edges(key, data=True) if d["optimal"]]
+        if not edges:
+            return line
+        key, data = edges[0]
+        line.append(data["card"])
+
+
+def tree_json(graph: nx.DiGraph) -> dict:
+    """The tree as ``networkx.node_link_data`` (``nodes``/``links``), ready for ``json``."""
+    return nx.node_link_data(graph, edges="links")
+
+
+def tree_summary(graph: nx.DiGraph) -> dict:
+    """Sizes and headline facts of a tree: nodes, edges, lines, value, PV, critical count."""
+    root = graph.nodes[graph.graph["root"]]
+    return {
+        "nodes": graph.number_of_nodes(),
+        "edges": graph.number_of_edges(),
+        "optimal_lines": count_optimal_lines(graph),
+        "value": root["value"],
+        "pv": principal_variation(graph),
+        "critical": len(critical_decisions(graph)),
+    }

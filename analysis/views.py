@@ -1,0 +1,527 @@
+"""What one player knows (a *view*), what it implies, and the worlds consistent with it.
+
+A view (SPEC §4) is one seat's knowledge during the play: the contract, his own
+remaining cards and every card played so far, in order. From the order of play the
+view knows who played each card and who led each trick; from the rules it infers
+what the other hands cannot hold:
+
+- Klabberjass: a player who does not follow suit is void in it; one who neither
+  follows nor trumps a plain lead is also void in trumps; one who plays a lower trump
+  on a trump lead holds no trump above the led one. The turn-up and (``bottom=``) the
+  bottom card are out of play, and cards the opponent has shown (``shown=``: declared
+  sequences, Bella) are his unless already played.
+- Carabin: there is no duty to follow or to trump, so play reveals no voids; each
+  card played from a left or right hand leaves that hand, which fixes every hidden
+  hand's size. The turn-up is out of play.
+
+Choices where SPEC is silent, written down here: ``played=`` lists the cards separated
+by commas (like ``trick=``), empty or left out before the first card; the viewer must be
+the seat to move; a Klabberjass view has no dix exchange (the turn-up is out of play)
+and may add ``shown=<holding>``; a Carabin view takes ``order=left_then_right`` like a
+position. A view no deal can produce is refused with the first problem found.
+
+Sampling is exact and uniform over the consistent worlds: every constraint forbids
+single cards to the one hidden Klabberjass hand, so a world is a uniform choice of
+its unknown cards among the allowed ones; Carabin has no constraint beyond the hand
+sizes, so a world is a uniform shuffle of the unseen cards dealt into the hidden hands.
+
+>>> v = KlabberjassView.parse("seat=E trump=H turn=JH hand=AT9.KQ.A.AT played=7S,8D")
+>>> v.inference().reasons
+['D showed out of ♠ at trick 1', 'D showed out of ♥ (trumps) at trick 1']
+>>> w = v.sample_worlds(3, seed=1)
+>>> len(w), all(p.to_move == 0 and p.hands[0] == v.hand for p in w)
+(3, True)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from math import comb, factorial
+from typing import Any, ClassVar
+
+from solver.cards import (
+    SUIT_SYMBOLS,
+    SUITS,
+    card_count,
+    card_str,
+    cards_of,
+    format_holding,
+    mask_of,
+    parse_card,
+    parse_card_list,
+    parse_fields,
+    parse_holding,
+    parse_suit,
+    suit_mask,
+    suit_of,
+)
+from solver.errors import IllegalPlayError, NotationError, RulesError
+
+
+def _cards_text(mask: int) -> str:
+    return " ".join(card_str(c) for c in cards_of(mask))
+
+
+def _played(fields: dict[str, str], text: str) -> tuple[int, ...]:
+    value = fields.get("played", "")
+    if value in ("", "-"):
+        return ()
+    return tuple(parse_card_list(value, text, sep=","))
+
+
+def _check_played_unique(played: tuple[int, ...], pack: int, where: str) -> int:
+    seen = 0
+    for i, c in enumerate(played, 1):
+        if not pack >> c & 1:
+            raise RulesError(f"played card {i} {card_str(c)} is not in the pack{where}")
+        if seen >> c & 1:
+            raise RulesError(f"card {card_str(c)} is played twice{where}")
+        seen |= 1 << c
+    return seen
+
+
+@dataclass
+class Inference:
+    """What a view implies about the hidden hands.
+
+    Attributes:
+        position: the current position with the hidden hands empty (only the view's
+            own hand, the leader and the unfinished trick are real).
+        hidden: one entry per hidden hand, ``(seat, hand kind or None, size, known,
+            forbidden)``: its number of cards, the cards known to be in it and the cards
+            it cannot hold.
+        pool: every card that may be in a hidden hand (unseen, not out of play).
+        reasons: the inferences in words, in the order they were made.
+    """
+
+    position: Any
+    hidden: list[tuple[int, int | None, int, int, int]]
+    pool: int
+    reasons: list[str] = field(default_factory=list)
+
+
+# ====================================================================== Klabberjass
+
+
+@dataclass(frozen=True)
+class KlabberjassView:
+    """One Klabberjass seat's knowledge: ``seat=E trump=H turn=JH [bottom=7S]
+    hand=<holding> played=<c>,<c>,… [shown=<holding>]``.
+
+    Attributes:
+        seat: the viewer (0 = E, 1 = D); he must be the seat to move.
+        trump: the trump suit.
+        turn: the turn-up card (out of play).
+        hand: the viewer's remaining cards.
+        played: every card played so far, in order; E led the first trick.
+        bottom: the bottom card of the stock if it was shown (out of play), or None.
+        shown: cards the opponent has shown (declared), played or not.
+    """
+
+    seat: int
+    trump: int
+    turn: int
+    hand: int
+    played: tuple[int, ...] = ()
+    bottom: int | None = None
+    shown: int = 0
+
+    game: ClassVar[str] = "klabberjass"
+    KEYS: ClassVar[tuple[str, ...]] = ("seat", "trump", "turn", "bottom", "hand", "played", "shown")
+
+    @classmethod
+    def parse(cls, text: str) -> KlabberjassView:
+        """Read a view and check that some deal can produce it.
+
+        >>> str(KlabberjassView.parse("hand=AT97.K.A.AT7 seat=e trump=h turn=jh"))
+        'seat=E trump=H turn=JH hand=AT97.K.A.AT7 played='
+
+        Raises:
+            NotationError: unreadable text or a missing field.
+            RulesError, IllegalPlayError: a view no deal can produce.
+        """
+        from solver.klabberjass import seat_of
+
+        f = parse_fields(text, cls.KEYS, ("seat", "trump", "turn", "hand"), what="view")
+        view = cls(
+            seat=seat_of(f["seat"], text),
+            trump=parse_suit(f["trump"], text),
+            turn=parse_card(f["turn"], text),
+            hand=parse_holding(f["hand"], text),
+            played=_played(f, text),
+            bottom=parse_card(f["bottom"], text) if "bottom" in f else None,
+            shown=parse_holding(f["shown"], text) if "shown" in f else 0,
+        )
+        view.inference(text)
+        return view
+
+    def __str__(self) -> str:
+        text = (
+            f"seat={'ED'[self.seat]} trump={SUITS[self.trump]} turn={card_str(self.turn)}"
+            + (f" bottom={card_str(self.bottom)}" if self.bottom is not None else "")
+            + f" hand={format_holding(self.hand)} played={','.join(map(card_str, self.played))}"
+        )
+        if self.shown:
+            text += f" shown={format_holding(self.shown)}"
+        return text
+
+    def inference(self, text: str | None = None) -> Inference:
+        """Replay the cards played: check them and collect what they imply.
+
+        Raises:
+            RulesError: cards that cannot go together (a played card in the hand, too
+                many cards, the wrong seat to move, more hidden cards than unseen ones).
+            IllegalPlayError: a played card that breaks the rules of play.
+        """
+        from solver.klabberjass import HAND_SIZE, PACK, Position, card_power, trick_winner
+        from solver.klabberjass import legal_replies as replies
+
+        where = f' in "{text if text is not None else self}"'
+        me, opp = self.seat, 1 - self.seat
+        names = "ED"
+        for name, mask in (("hand", self.hand), ("shown", self.shown)):
+            if mask & ~PACK:
+                raise RulesError(
+                    f"{name} card {_cards_text(mask & ~PACK)} is not in the Klabberjass pack "
+                    f"(7 to A){where}"
+                )
+        played_mask = _check_played_unique(self.played, PACK, where)
+        out_of_play = 1 << self.turn | (1 << self.bottom if self.bottom is not None else 0)
+        if not PACK >> self.turn & 1 or (self.bottom is not None and not PACK >> self.bottom & 1):
+            raise RulesError(f"the turn-up and bottom card must be in the pack (7 to A){where}")
+        if self.bottom == self.turn:
+            raise RulesError(f"bottom card {card_str(self.turn)} is also the turn-up{where}")
+        for name, mask in (("played", played_mask), ("in the hand", self.hand)):
+            clash = mask & out_of_play
+            if clash:
+                raise RulesError(
+                    f"card {_cards_text(clash)} {name} is out of play (turn-up or bottom card){where}"
+                )
+        if self.hand & played_mask:
+            raise RulesError(
+                f"card {_cards_text(self.hand & played_mask)} is both played and in the hand{where}"
+            )
+        if self.shown & (self.hand | out_of_play):
+            raise RulesError(
+                f"shown card {_cards_text(self.shown & (self.hand | out_of_play))} is not the "
+                f"opponent's to show{where}"
+            )
+        if len(self.played) > 2 * HAND_SIZE:
+            raise RulesError(f"{len(self.played)} cards played, a deal has {2 * HAND_SIZE}{where}")
+
+        # who played what
+        seats = []
+        lead = 0
+        for i in range(0, len(self.played), 2):
+            seats.append(lead)
+            if i + 1 < len(self.played):
+                seats.append(1 - lead)
+                lead = (lead, 1 - lead)[
+                    trick_winner(self.played[i], self.played[i + 1], self.trump)
+                ]
+        by = [
+            mask_of(c for c, s in zip(self.played, seats, strict=True) if s == seat)
+            for seat in (0, 1)
+        ]
+        mine_played = card_count(by[me])
+        if card_count(self.hand) + mine_played != HAND_SIZE:
+            raise RulesError(
+                f"hand={format_holding(self.hand)} holds {card_count(self.hand)} cards; "
+                f"{names[me]} should hold {HAND_SIZE - mine_played} ({HAND_SIZE} less the "
+                f"{mine_played} he played){where}"
+            )
+        opp_size = HAND_SIZE - card_count(by[opp])
+        stray = self.shown & by[me]
+        if stray:
+            raise RulesError(f"shown card {_cards_text(stray)} was played by {names[me]}{where}")
+        shown_held = self.shown & ~by[opp]
+        if card_count(shown_held) > opp_size:
+            raise RulesError(
+                f"{card_count(shown_held)} shown cards, but {names[opp]} holds only {opp_size}{where}"
+            )
+        trick = self.played[-1] if len(self.played) % 2 else None
+        to_move = lead if trick is None else 1 - lead
+        if to_move != me:
+            raise RulesError(
+                f"after {len(self.played)} cards it is {names[to_move]}'s turn, not "
+                f"{names[me]}'s (the view must be the seat to move){where}"
+            )
+        if not self.hand:
+            raise RulesError(f"{names[me]} has no card left to play{where}")
+
+        # replay each complete trick for legality and inference
+        forbidden = 0
+        reasons: list[str] = []
+        later = [by[0], by[1]]  # cards each seat plays from trick t on
+        for t, i in enumerate(range(0, len(self.played) - 1, 2), 1):
+            a, b = self.played[i], self.played[i + 1]
+            follower = seats[i + 1]
+            later[seats[i]] &= ~(1 << a)
+            s = suit_of(a)
+            if follower == me:
+                hand_t = self.hand | later[me]
+                if not replies(hand_t, a, self.trump) >> b & 1:
+                    legal = _cards_text(replies(hand_t, a, self.trump))
+                    raise IllegalPlayError(
+                        f"card {i + 2} {card_str(b)} by {names[me]} breaks the rules: "
+                        f"with {format_holding(hand_t)} on {card_str(a)} he must play one of "
+                        f"{legal}{where}"
+                    )
+                later[me] &= ~(1 << b)
+                continue
+            known_t = shown_held | later[opp]
+            later[opp] &= ~(1 << b)
+            banned = 0
+            if suit_of(b) != s:
+                banned |= suit_mask(s)
+                reasons.append(f"{names[opp]} showed out of {SUIT_SYMBOLS[s]} at trick {t}")
+                if s != self.trump and suit_of(b) != self.trump:
+                    banned |= suit_mask(self.trump)
+                    reasons.append(
+                        f"{names[opp]} showed out of {SUIT_SYMBOLS[self.trump]} (trumps) at trick {t}"
+                    )
+            elif s == self.trump and card_power(b, self.trump) < card_power(a, self.trump):
+                higher = mask_of(
+                    c
+                    for c in cards_of(suit_mask(s) & PACK)
+                    if card_power(c, self.trump) > card_power(a, self.trump)
+                )
+                banned |= higher
+                reasons.append(
+                    f"{names[opp]} could not overtrump {card_str(a)} at trick {t}: "
+                    f"holds none of {_cards_text(higher & ~played_mask & ~self.hand) or '-'}"
+                )
+            clash = banned & PACK & (known_t & ~(1 << b))
+            if clash:
+                raise IllegalPlayError(
+                    f"card {i + 2} {card_str(b)} by {names[opp]} breaks the rules: he "
+                    f"{'shows' if clash & shown_held else 'later plays'} {_cards_text(clash)}"
+                    f", so he had to play it on {card_str(a)}{where}"
+                )
+            forbidden |= banned & PACK
+        pool = PACK & ~(self.hand | played_mask | out_of_play | self.shown | forbidden)
+        need = opp_size - card_count(shown_held)
+        if card_count(pool) < need:
+            raise RulesError(
+                f"no deal fits the view: {names[opp]} holds {need} unknown cards but only "
+                f"{card_count(pool)} cards can be his ({_cards_text(pool) or 'none'}){where}"
+            )
+        hands = [0, 0]
+        hands[me] = self.hand
+        position = Position(self.trump, lead, (hands[0], hands[1]), trick, _checked=True)
+        return Inference(position, [(opp, None, opp_size, shown_held, forbidden)], pool, reasons)
+
+    def world_count(self) -> int:
+        """Number of consistent worlds (possible hidden hands)."""
+        inf = self.inference()
+        _, _, size, known, _ = inf.hidden[0]
+        return comb(card_count(inf.pool), size - card_count(known))
+
+    def sample_worlds(self, n: int, seed: int | None = None) -> list[Any]:
+        """``n`` worlds drawn uniformly (with replacement) among the consistent ones.
+
+        Returns:
+            Klabberjass positions, the viewer to move, his hand as in the view.
+        """
+        from solver.klabberjass import Position
+
+        inf = self.inference()
+        rng = random.Random(seed)
+        opp, _, size, known, _ = inf.hidden[0]
+        pool = list(cards_of(inf.pool))
+        need = size - card_count(known)
+        base = inf.position
+        out = []
+        for _ in range(n):
+            hands = list(base.hands)
+            hands[opp] = known | mask_of(rng.sample(pool, need))
+            out.append(
+                Position(base.trump, base.lead, (hands[0], hands[1]), base.trick, _checked=True)
+            )
+        return out
+
+
+# ====================================================================== Carabin
+
+
+@dataclass(frozen=True)
+class CarabinView:
+    """One Carabin seat's knowledge: ``players=4 seat=2 bidder=0 trump=S turn=<card>
+    hand=<L>/<R> played=<c>,<c>,… [order=left_then_right]``.
+
+    Attributes:
+        players: number of players.
+        seat: the viewer; he must be the seat to move.
+        bidder: the bidder.
+        trump: the trump suit.
+        turn: the turn-up card (out of play).
+        hand: the viewer's remaining (left, right) hands.
+        played: every card played so far, in order; seat 0 led the first trick.
+        trick_order: ``alternate`` or ``left_then_right``.
+    """
+
+    players: int
+    seat: int
+    bidder: int
+    trump: int
+    turn: int
+    hand: tuple[int, int]
+    played: tuple[int, ...] = ()
+    trick_order: str = "alternate"
+
+    game: ClassVar[str] = "carabin"
+    KEYS: ClassVar[tuple[str, ...]] = (
+        "players", "seat", "bidder", "trump", "turn", "hand", "played", "order",
+    )  # fmt: skip
+
+    @classmethod
+    def parse(cls, text: str) -> CarabinView:
+        """Read a view and check that some deal can produce it.
+
+        >>> str(CarabinView.parse("players=3 seat=0 bidder=1 trump=S turn=2C hand=AKQJ.../T987..."))
+        'players=3 seat=0 bidder=1 trump=S turn=2C hand=AKQJ.../T987... played='
+
+        Raises:
+            NotationError: unreadable text or a missing field.
+            RulesError: a view no deal can produce.
+        """
+        from solver.carabin import check_players, check_trick_order, parse_two_hands, seat_of
+
+        f = parse_fields(
+            text, cls.KEYS, ("players", "seat", "bidder", "trump", "turn", "hand"), what="view"
+        )
+        if not f["players"].isdigit():
+            raise NotationError(f"invalid players '{f['players']}' in \"{text}\" (3 to 6)")
+        n = check_players(int(f["players"]))
+        view = cls(
+            players=n,
+            seat=seat_of(f["seat"], n, text),
+            bidder=seat_of(f["bidder"], n, text),
+            trump=parse_suit(f["trump"], text),
+            turn=parse_card(f["turn"], text),
+            hand=parse_two_hands(f["hand"], text),
+            played=_played(f, text),
+            trick_order=check_trick_order(f.get("order", "alternate")),
+        )
+        view.inference(text)
+        return view
+
+    def __str__(self) -> str:
+        from solver.carabin import format_two_hands
+
+        text = (
+            f"players={self.players} seat={self.seat} bidder={self.bidder} "
+            f"trump={SUITS[self.trump]} turn={card_str(self.turn)} "
+            f"hand={format_two_hands(self.hand)} played={','.join(map(card_str, self.played))}"
+        )
+        if self.trick_order != "alternate":
+            text += f" order={self.trick_order}"
+        return text
+
+    def inference(self, text: str | None = None) -> Inference:
+        """Replay the cards played: who played each, from which hand; hidden hand sizes.
+
+        Raises:
+            RulesError: cards that cannot go together or the wrong seat to move.
+        """
+        from solver.carabin import HAND_SIZE, HANDS, PACK, Position, next_hand, trick_winner
+
+        where = f' in "{text if text is not None else self}"'
+        n, me = self.players, self.seat
+        left, right = self.hand
+        if left & right:
+            raise RulesError(f"card {_cards_text(left & right)} is in both hands{where}")
+        played_mask = _check_played_unique(self.played, PACK, where)
+        if (left | right) & played_mask:
+            raise RulesError(
+                f"card {_cards_text((left | right) & played_mask)} is both played and in the "
+                f"hand{where}"
+            )
+        if (left | right | played_mask) >> self.turn & 1:
+            raise RulesError(f"the turn-up {card_str(self.turn)} is never played or held{where}")
+        if len(self.played) > 2 * HAND_SIZE * n:
+            raise RulesError(f"{len(self.played)} cards played, a deal of {n} has {8 * n}{where}")
+        sizes = [[HAND_SIZE, HAND_SIZE] for _ in range(n)]
+        lead, kind = 0, 0
+        trick: list[int] = []
+        for card in self.played:
+            seat = (lead + len(trick)) % n
+            sizes[seat][kind] -= 1
+            trick.append(card)
+            if len(trick) == n:
+                lead = (lead + trick_winner(trick, self.trump)) % n
+                left_bits = int(any(s[0] for s in sizes)) | int(any(s[1] for s in sizes)) << 1
+                kind = next_hand(self.trick_order, kind, left_bits)
+                trick = []
+        if any(s < 0 for pair in sizes for s in pair):
+            raise RulesError(f"more cards played than the {HANDS} hands hold{where}")
+        for k in (0, 1):
+            if card_count(self.hand[k]) != sizes[me][k]:
+                raise RulesError(
+                    f"the {HANDS[k]} hand {format_holding(self.hand[k])} holds "
+                    f"{card_count(self.hand[k])} cards; seat {me} should hold {sizes[me][k]} "
+                    f"after the cards played{where}"
+                )
+        to_move = (lead + len(trick)) % n
+        if to_move != me:
+            raise RulesError(
+                f"after {len(self.played)} cards it is seat {to_move}'s turn, not seat {me}'s "
+                f"(the view must be the seat to move){where}"
+            )
+        if not self.hand[kind]:
+            raise RulesError(f"seat {me} has no card left to play{where}")
+        pool = PACK & ~(left | right | played_mask | 1 << self.turn)
+        hidden = [(s, k, sizes[s][k], 0, 0) for s in range(n) if s != me for k in (0, 1)]
+        hands = [(0, 0)] * n
+        hands[me] = (left, right)
+        position = Position(
+            self.trump, self.bidder, lead, kind, tuple(hands), tuple(trick), self.trick_order,
+            _checked=True,
+        )  # fmt: skip
+        return Inference(position, hidden, pool, [])
+
+    def world_count(self) -> int:
+        """Number of consistent worlds (ways to deal the unseen cards to the hidden hands)."""
+        inf = self.inference()
+        sizes = [h[2] for h in inf.hidden]
+        count = comb(card_count(inf.pool), sum(sizes)) * factorial(sum(sizes))
+        for s in sizes:
+            count //= factorial(s)
+        return count
+
+    def sample_worlds(self, n: int, seed: int | None = None) -> list[Any]:
+        """``n`` worlds drawn uniformly (with replacement) among the consistent ones."""
+        from dataclasses import replace
+
+        inf = self.inference()
+        rng = random.Random(seed)
+        pool = list(cards_of(inf.pool))
+        total = sum(h[2] for h in inf.hidden)
+        base = inf.position
+        out = []
+        for _ in range(n):
+            cards = rng.sample(pool, total)
+            hands = [list(pair) for pair in base.hands]
+            i = 0
+            for seat, kind, size, _, _ in inf.hidden:
+                hands[seat][kind] = mask_of(cards[i : i + size])
+                i += size
+            out.append(replace(base, hands=tuple((a, b) for a, b in hands), _checked=True))
+        return out
+
+
+View = KlabberjassView | CarabinView
+
+
+def parse_view(game: str, text: str) -> View:
+    """Read a view of ``game`` (``klabberjass`` or ``carabin``).
+
+    Raises:
+        NotationError, RulesError, IllegalPlayError: see the views' ``parse``.
+    """
+    if game == "klabberjass":
+        return KlabberjassView.parse(text)
+    if game == "carabin":
+        return CarabinView.parse(text)
+    raise RulesError(f"unknown game '{game}' (expected klabberjass or carabin)")
