@@ -72,11 +72,54 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--what", default=None, help="what to measure (game-specific, see --help)")
     p.add_argument("--json", action="store_true")
     _rules(p)
+
+    p = verbs.add_parser("tree", help="trick tree of a position (networkx node-link JSON)")
+    _game(p)
+    p.add_argument("position", help="a position (SPEC notation)")
+    p.add_argument("--json", action="store_true", help="print networkx node-link JSON")
+    p.add_argument("--all", action="store_true", help="every legal line, not only optimal ones")
+    p.add_argument("--depth", type=int, default=None, help="with --all: cards to look ahead")
+    p.add_argument("--per-class", action="store_true", help="one edge per equivalent cards")
+    p.add_argument("--max-nodes", type=int, default=200_000, help="refuse larger trees")
+    _rules(p)
+
+    p = verbs.add_parser("review", help="loss of every card of a line of play")
+    _game(p)
+    p.add_argument("start", help="a position, or a deal with trump= (and bidder= for Carabin)")
+    p.add_argument("--play", required=True, help='the cards played, in order: "AS KS 7H"')
+    p.add_argument("--json", action="store_true")
+    _rules(p)
+
+    p = verbs.add_parser("advise", help="single-dummy advice (PIMC) from one player's view")
+    _game(p)
+    p.add_argument("view", help="what the player to move knows (SPEC view notation)")
+    p.add_argument("--samples", type=int, default=200, help="worlds to draw")
+    p.add_argument("--seed", type=int, default=None, help="seed of the draw")
+    p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    p.add_argument("--json", action="store_true")
+    _rules(p)
+
+    p = verbs.add_parser("study", help="run a strategy study into Parquet files")
+    p.add_argument("name", nargs="?", help="the study (see --list)")
+    p.add_argument("--list", action="store_true", help="name the studies")
+    p.add_argument("--deals", type=int, default=None, help="number of random deals")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out", default=None, help="output folder (resumed if begun)")
+    p.add_argument("--workers", type=int, default=None, help="local processes (default: cores)")
+    p.add_argument("--scheduler", default=None, help="Dask scheduler tcp://HOST:PORT")
+    p.add_argument("--param", action="append", help="study parameter NAME=VALUE")
+    p.add_argument("--rules", default=None, help="Klabberjass rules preset (seed, classic)")
+    p.add_argument("--chunk-size", type=int, default=None, help="deals a chunk (default: study's)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser
 
 
 def _dispatch(args: argparse.Namespace) -> int:
+    if args.verb == "study":
+        return int(importlib.import_module("analysis.study_cli").study(args))
     game = getattr(args, "game", None) or "klabberjass"
+    if args.verb in ("tree", "review", "advise"):
+        return int(getattr(importlib.import_module("analysis.cli"), args.verb)(args))
     module = importlib.import_module(f"solver.{game}_cli")
     handler = getattr(module, args.verb, None)
     if handler is None:

@@ -1,0 +1,477 @@
+"""Bid evaluation at bidding time: deal-table studies, hand features, sampled views.
+
+Klabberjass (SPEC §2). A player bids knowing his first six cards and the turn-up. The
+value of an option is measured as the player's **net**: his deal score minus the
+opponent's (a deal the bidder makes at 90 to 72 is worth +18 to him and -18 to the
+opponent; a bate bidder's net is minus the opponent's whole score). An annulled deal
+is worth 0. Play and declarations are double dummy (the deal table).
+
+- :func:`bidding_chunk` is the ``klabberjass-bidding`` study: for each random deal the
+  whole table (2 bidders x 4 trumps): the bidder's net, the result and the value of
+  sinking (net with optimal declarations minus net declaring everything).
+- :func:`hand_features` describes a six-card hand for a would-be trump suit
+  (Jass, Menel, trump count, side aces, ...); :func:`estimate_value` is a linear
+  estimate of the net from those features fitted on a study.
+- :func:`evaluate_view` samples the unseen cards of one player's bidding-time view
+  (uniformly: nothing else is known at bidding time) and gives, for every contract he
+  could end up in, the mean net with a 95 % confidence interval.
+- :func:`carabin_chunk` is the ``carabin-bidding`` study (SPEC §3).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from solver.cards import RANKS, SUITS, card_str, cards_of, format_holding, make_card, suit_mask
+from solver.klabberjass import PACK, SEED, Rules
+from solver.klabberjass_deal import (
+    Deal,
+    dix_holder,
+    exchange_dix,
+    has_bella,
+    runs,
+    score_deal,
+    sequence_points,
+)
+from solver.klabberjass_table import TableRow, engine_solver, table_for_hands
+
+SEAT_NAMES = "ED"
+RESULT_CODE = {"made": 1, "tie": 0, "bate": -1}
+_R = {r: RANKS.index(r) for r in "789TJQKA"}
+
+
+def rules_of(name: str) -> Rules:
+    """The Klabberjass rules preset called ``name``."""
+    return Rules.preset(name)
+
+
+def column(kind: str, bidder: int, trump: int) -> str:
+    """Name of a per-contract column, e.g. ``net_ES`` (bidder E, trump spades).
+
+    >>> column("net", 1, 2)
+    'net_DD'
+    """
+    return f"{kind}_{SEAT_NAMES[bidder]}{SUITS[trump]}"
+
+
+# ---------------------------------------------------------------- deal tables
+
+
+def net_of(row: TableRow) -> int:
+    """The bidder's score minus the opponent's in one table row."""
+    return row.score[row.bidder] - row.score[1 - row.bidder]
+
+
+def declare_all_net(row: TableRow, hands: tuple[int, int], rules: Rules) -> int:
+    """The bidder's net if both declare every run and Bella they hold (no sinking).
+
+    Args:
+        row: a deal-table row (its card points are used).
+        hands: the 9-card hands of the row (after the dix, if one took place).
+        rules: the rules.
+    """
+    b, t = row.bidder, row.trump
+    seqs = sequence_points(runs(hands[0]), runs(hands[1]), t, rules)
+    bella = tuple(rules.bella if has_bella(h, t) else 0 for h in hands)
+    s = score_deal(b, row.card_points, seqs, (bella[0], bella[1])).score
+    return s[b] - s[1 - b]
+
+
+def batched_solver(deals: Sequence[Deal], rules: Rules):
+    """A card-play solver answering from one batch solve of every table of ``deals``.
+
+    The deal tables of a chunk are solved in one compiled call (less Python per
+    solve); the returned solver looks the answers up. The jobs are exactly those
+    :func:`solver.klabberjass_table.table_for_hands` asks for: each trump, and the
+    hands after the dix where it applies.
+    """
+    jobs = []
+    for deal in deals:
+        for t in range(4):
+            jobs.append((deal.hands[0], deal.hands[1], t))
+            holder = dix_holder(deal, t, rules)
+            if holder is not None:
+                h = exchange_dix(deal.hands, deal.turn, holder)
+                jobs.append((h[0], h[1], t))
+    known = dict(zip(jobs, engine_solver(jobs, rules), strict=True))
+
+    def solver(wanted, _rules):
+        return [known[j] for j in wanted]
+
+    return solver
+
+
+def deal_tables(deals: Sequence[Deal], rules: Rules) -> list[list[TableRow]]:
+    """The full double-dummy table of each deal (one batch solve for all)."""
+    solver = batched_solver(deals, rules)
+    return [
+        table_for_hands(
+            d.hands,
+            d.turn,
+            rules,
+            range(4),
+            (0, 1),
+            solver,
+            {t: dix_holder(d, t, rules) for t in range(4)},
+        )
+        for d in deals
+    ]
+
+
+def bidding_chunk(
+    rng: random.Random, start: int, count: int, params: dict[str, Any]
+) -> dict[str, list]:
+    """The ``klabberjass-bidding`` study: full deal tables of ``count`` random deals.
+
+    Columns: ``deal`` (global index), the cards (``e6 e3 d6 d3`` as card-set ints,
+    ``turn``, ``bottom``), and per bidder and trump (``net_ES`` ...): ``net`` the
+    bidder's net with optimal declarations, ``res`` 1 made / 0 tie / -1 bate,
+    ``sink`` the net gained over declaring everything (0 when sinking does not help).
+    """
+    rules = rules_of(params.get("rules", "seed"))
+    deals = [Deal.random(rng.getrandbits(64)) for _ in range(count)]
+    tables = deal_tables(deals, rules)
+    cols: dict[str, list] = {k: [] for k in ("deal", "e6", "e3", "d6", "d3", "turn", "bottom")}
+    for b in (0, 1):
+        for t in range(4):
+            for kind in ("net", "res", "sink"):
+                cols[column(kind, b, t)] = []
+    for i, (deal, table) in enumerate(zip(deals, tables, strict=True)):
+        first = deal.first
+        assert first is not None
+        cols["deal"].append(start + i)
+        cols["e6"].append(first[0])
+        cols["e3"].append(deal.hands[0] & ~first[0])
+        cols["d6"].append(first[1])
+        cols["d3"].append(deal.hands[1] & ~first[1])
+        cols["turn"].append(deal.turn)
+        cols["bottom"].append(deal.bottom)
+        runs_held = (runs(deal.hands[0]), runs(deal.hands[1]))
+        for row in table:
+            b, t = row.bidder, row.trump
+            net = net_of(row)
+            cols[column("net", b, t)].append(net)
+            cols[column("res", b, t)].append(RESULT_CODE[row.result])
+            hands = deal.hands
+            if row.dix is not None:
+                hands = exchange_dix(deal.hands, deal.turn, row.dix)
+                held = runs(hands[b])
+            else:
+                held = runs_held[b]
+            sank = len(row.declared[b]) < len(held) or (
+                not row.bella_declared[b] and has_bella(hands[b], t)
+            )
+            # the bidder sinks only when it pays: otherwise both ways are the same
+            sink = net - declare_all_net(row, hands, rules) if sank else 0
+            cols[column("sink", b, t)].append(sink)
+    return cols
+
+
+def deal_of_row(row: Any) -> Deal:
+    """The deal of a ``klabberjass-bidding`` row (anything with the card columns)."""
+    e6, d6 = int(row["e6"]), int(row["d6"])
+    hands = (e6 | int(row["e3"]), d6 | int(row["d3"]))
+    return Deal(hands, int(row["turn"]), (e6, d6), int(row["bottom"]))
+
+
+# ---------------------------------------------------------------- hand features
+
+FEATURES = (
+    "jass",  # the trump jack
+    "menel",  # the trump nine
+    "trump_ace",
+    "trump_ten",
+    "trumps",  # number of trumps held (of 6 cards), turn-up not counted
+    "side_aces",
+    "side_tens",  # tens of other suits
+    "bella",  # K and Q of trump
+    "run",  # a sequence of three or more in the six cards
+    "turn_up_value",  # card points of the turn-up for this trump (it goes to a dix holder)
+)
+
+
+def hand_features(hand6: int, trump: int, turn: int | None = None) -> tuple[int, ...]:
+    """The bidding-time features of a six-card hand for trump ``trump`` (see FEATURES).
+
+    >>> from solver.cards import parse_holding
+    >>> hand_features(parse_holding("J9A.A.T.7"), 0)
+    (1, 1, 1, 0, 3, 1, 1, 0, 0, 0)
+    """
+    tm = suit_mask(trump)
+    trumps = hand6 & tm
+    side = hand6 & ~tm
+
+    def has(suit: int, rank: str) -> int:
+        return hand6 >> make_card(suit, _R[rank]) & 1
+
+    side_aces = sum(has(s, "A") for s in range(4) if s != trump)
+    side_tens = sum(has(s, "T") for s in range(4) if s != trump)
+    turn_value = 0
+    if turn is not None and turn >> 4 == trump:
+        turn_value = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 4, "Q": 3}.get(RANKS[turn & 15], 0)
+    del side
+    return (
+        has(trump, "J"),
+        has(trump, "9"),
+        has(trump, "A"),
+        has(trump, "T"),
+        trumps.bit_count(),
+        side_aces,
+        side_tens,
+        int(has_bella(hand6, trump)),
+        int(bool(runs(hand6))),
+        turn_value,
+    )
+
+
+def features_frame(df, rules: Rules = SEED):
+    """Per deal, seat and trump: features and the double-dummy net of that contract.
+
+    Args:
+        df: rows of the ``klabberjass-bidding`` study.
+
+    Returns:
+        A DataFrame with ``deal, seat, trump, round`` (1 for the turn-up suit, else 2),
+        the FEATURES, ``net`` and ``res``.
+    """
+    import numpy as np
+    import pandas as pd
+
+    del rules
+    rec: dict[str, list] = {k: [] for k in ("deal", "seat", "trump", "round", *FEATURES)}
+    nets, res = [], []
+    for r in df[["deal", "e6", "d6", "turn", *_contract_columns()]].itertuples(index=False):
+        d = r._asdict()
+        turn = int(d["turn"])
+        ts = turn >> 4
+        for seat, key in ((0, "e6"), (1, "d6")):
+            hand = int(d[key])
+            for t in range(4):
+                rec["deal"].append(d["deal"])
+                rec["seat"].append(seat)
+                rec["trump"].append(t)
+                rec["round"].append(1 if t == ts else 2)
+                for name, v in zip(FEATURES, hand_features(hand, t, turn), strict=True):
+                    rec[name].append(v)
+                nets.append(d[column("net", seat, t)])
+                res.append(d[column("res", seat, t)])
+    out = pd.DataFrame(rec)
+    out["net"] = np.asarray(nets, dtype=np.int32)
+    out["res"] = np.asarray(res, dtype=np.int8)
+    return out
+
+
+def _contract_columns() -> list[str]:
+    return [column(k, b, t) for b in (0, 1) for t in range(4) for k in ("net", "res")]
+
+
+@dataclass(frozen=True)
+class LinearEstimate:
+    """A least-squares estimate of a contract's net from the hand features.
+
+    Attributes:
+        coef: weight of each feature (same order as FEATURES), per round (1 and 2).
+        intercept: per round.
+    """
+
+    coef: dict[int, tuple[float, ...]]
+    intercept: dict[int, float]
+
+    def __call__(self, features: Sequence[int], round_: int) -> float:
+        return self.intercept[round_] + sum(
+            w * x for w, x in zip(self.coef[round_], features, strict=True)
+        )
+
+
+def fit_estimate(frame) -> LinearEstimate:
+    """Fit :class:`LinearEstimate` on a :func:`features_frame` (ordinary least squares)."""
+    import numpy as np
+
+    coef, intercept = {}, {}
+    for rnd in (1, 2):
+        part = frame[frame["round"] == rnd]
+        x = part[list(FEATURES)].to_numpy(dtype=float)
+        x = np.hstack([np.ones((len(x), 1)), x])
+        w, *_ = np.linalg.lstsq(x, part["net"].to_numpy(dtype=float), rcond=None)
+        intercept[rnd] = float(w[0])
+        coef[rnd] = tuple(float(v) for v in w[1:])
+    return LinearEstimate(coef, intercept)
+
+
+# ---------------------------------------------------------------- confidence
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A sample mean with its 95 % confidence interval (normal approximation).
+
+    Attributes:
+        mean: the sample mean.
+        low: lower end of the 95 % interval.
+        high: upper end.
+        n: sample size.
+    """
+
+    mean: float
+    low: float
+    high: float
+    n: int
+
+    @classmethod
+    def of(cls, values: Sequence[float]) -> Estimate:
+        """Mean and 95 % interval of ``values``.
+
+        >>> e = Estimate.of([1, 2, 3, 4])
+        >>> e.mean, round(e.low, 2), round(e.high, 2)
+        (2.5, 1.23, 3.77)
+        """
+        n = len(values)
+        if n == 0:
+            return cls(math.nan, math.nan, math.nan, 0)
+        mean = sum(values) / n
+        if n == 1:
+            return cls(mean, -math.inf, math.inf, 1)
+        var = sum((v - mean) ** 2 for v in values) / (n - 1)
+        half = 1.96 * math.sqrt(var / n)
+        return cls(mean, mean - half, mean + half, n)
+
+    def __str__(self) -> str:
+        return f"{self.mean:+.1f} [{self.low:+.1f}, {self.high:+.1f}]"
+
+
+def proportion(successes: int, n: int) -> Estimate:
+    """A proportion with its 95 % Wilson interval.
+
+    >>> p = proportion(50, 100)
+    >>> p.mean, round(p.low, 3), round(p.high, 3)
+    (0.5, 0.404, 0.596)
+    """
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    p, z = successes / n, 1.96
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return Estimate(p, centre - half, centre + half, n)
+
+
+# ---------------------------------------------------------------- one view
+
+
+@dataclass(frozen=True)
+class BidView:
+    """What one player knows at bidding time (Klabberjass).
+
+    Attributes:
+        seat: 0 (E, elder) or 1 (D, dealer).
+        hand: his first six cards.
+        turn: the turn-up.
+    """
+
+    seat: int
+    hand: int
+    turn: int
+
+    def __str__(self) -> str:
+        return f"seat={SEAT_NAMES[self.seat]} hand={format_holding(self.hand)} turn={card_str(self.turn)}"
+
+
+def sample_worlds(view: BidView, n: int, rng: random.Random) -> list[Deal]:
+    """``n`` deals consistent with ``view``, uniformly (exact: every unseen card is
+    equally likely to be anywhere at bidding time)."""
+    unseen = list(cards_of(PACK & ~view.hand & ~(1 << view.turn)))
+    mask = lambda cs: sum(1 << c for c in cs)  # noqa: E731
+    out = []
+    for _ in range(n):
+        rng.shuffle(unseen)
+        opp6, own3, opp3 = mask(unseen[:6]), mask(unseen[6:9]), mask(unseen[9:12])
+        first = [view.hand, view.hand]
+        extra = [own3, own3]
+        first[1 - view.seat], extra[1 - view.seat] = opp6, opp3
+        hands = (first[0] | extra[0], first[1] | extra[1])
+        out.append(Deal(hands, view.turn, (first[0], first[1]), unseen[-1]))
+    return out
+
+
+def evaluate_view(
+    view: BidView, samples: int = 200, seed: int = 0, rules: Rules = SEED
+) -> dict[str, Estimate]:
+    """The player's expected net for each contract he could play or defend.
+
+    For each world drawn by :func:`sample_worlds`, the double-dummy deal table is
+    solved; the estimates are means over the worlds with 95 % intervals.
+
+    Returns:
+        ``take`` (he bids the turn-up suit), ``name S`` ... (he names a suit in
+        round 2), and ``opp take`` / ``opp name S`` ... (the opponent is the bidder;
+        his net from the player's side). ``pass`` depends on the opponent's policy:
+        see :mod:`analysis.equilibrium`.
+    """
+    worlds = sample_worlds(view, samples, random.Random(seed))
+    tables = deal_tables(worlds, rules)
+    ts = view.turn >> 4
+    values: dict[str, list[float]] = {}
+    for table in tables:
+        for row in table:
+            mine = row.bidder == view.seat
+            who = "" if mine else "opp "
+            what = "take" if row.trump == ts else f"name {SUITS[row.trump]}"
+            net = net_of(row)
+            values.setdefault(who + what, []).append(net if mine else -net)
+    return {k: Estimate.of(v) for k, v in values.items()}
+
+
+# ---------------------------------------------------------------- Carabin
+
+
+def carabin_features(left: int, right: int, trump: int) -> tuple[int, ...]:
+    """Bidding-time features of a Carabin player for trump ``trump``.
+
+    Returns:
+        (trumps, trump A/K/Q held, side aces, side kings, min(trumps in L, trumps in R)).
+    """
+    tm = suit_mask(trump)
+    both = left | right
+    trumps = (both & tm).bit_count()
+    honours = sum(both >> make_card(trump, r) & 1 for r in (12, 11, 10))
+    side_a = sum(both >> make_card(s, 12) & 1 for s in range(4) if s != trump)
+    side_k = sum(both >> make_card(s, 11) & 1 for s in range(4) if s != trump)
+    split = min((left & tm).bit_count(), (right & tm).bit_count())
+    return (trumps, honours, side_a, side_k, split)
+
+
+def carabin_chunk(
+    rng: random.Random, start: int, count: int, params: dict[str, Any]
+) -> dict[str, list]:
+    """The ``carabin-bidding`` study: double-dummy tables of ``count`` random deals.
+
+    Columns per deal and seat ``s`` and trump: ``pts_{s}{T}`` the bidder's points,
+    ``chelem_{s}{T}`` whether he wins all eight tricks; ``in_play``, ``turn``, and the
+    two hands of each seat (``l{s}``, ``r{s}``).
+    """
+    from solver.carabin import Deal as CDeal
+    from solver.carabin_engine import carabin_deal_table
+
+    players = int(params.get("players", 4))
+    cols: dict[str, list] = {"deal": [], "turn": [], "in_play": []}
+    for s in range(players):
+        cols[f"l{s}"], cols[f"r{s}"] = [], []
+        for t in range(4):
+            cols[f"pts_{s}{SUITS[t]}"], cols[f"chelem_{s}{SUITS[t]}"] = [], []
+    for i in range(count):
+        deal = CDeal.dealt(players, rng=random.Random(rng.getrandbits(64)))
+        table = carabin_deal_table(deal)
+        cols["deal"].append(start + i)
+        cols["turn"].append(deal.turn)
+        cols["in_play"].append(table["points_in_play"])
+        for s, (left, right) in enumerate(deal.hands):
+            cols[f"l{s}"].append(left)
+            cols[f"r{s}"].append(right)
+        for row in table["table"]:
+            key = f"{row['bidder']}{row['trump']}"
+            cols[f"pts_{key}"].append(row["points"])
+            cols[f"chelem_{key}"].append(row["chelem"])
+    return cols
