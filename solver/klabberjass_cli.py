@@ -138,8 +138,14 @@ def bench(args: argparse.Namespace) -> int:
         from solver.klabberjass_deal_cli import bench_table
 
         return bench_table(args)
+    if args.what in ("advice", "tree"):
+        from analysis.cli import bench as bench_analysis
+
+        return bench_analysis(args)
     if args.what not in (None, "solve"):
-        raise NotationError(f"unknown --what '{args.what}' for klabberjass (solve or table)")
+        raise NotationError(
+            f"unknown --what '{args.what}' for klabberjass (solve, table, advice or tree)"
+        )
     if args.deals < 1:
         raise NotationError(f"invalid --deals {args.deals} (at least 1)")
     from solver.engine import klabberjass_core, klabberjass_values

@@ -1,0 +1,216 @@
+"""Play review: how many points each card of a real line gave away, against double dummy.
+
+For every card played, the position before it is solved card by card: the card's
+*loss* is the points its player's side gives up against his best card (0 for an
+optimal card), and ``best`` lists the optimal cards. The *projected* result after a
+card is the points each side has taken so far plus what it takes from there under
+optimal play: flat along an optimal line, it moves at each mistake, so plotting it
+shows where the game was won and lost.
+
+>>> from analysis.games import get_game
+>>> game = get_game("klabberjass")
+>>> r = review(game, game.parse_start("trump=H lead=E E=A.7.. D=K.8.."), "AS KS 7H 8H")
+>>> [(p.card, p.loss, p.best) for p in r.plays][:2]
+[('AS', 10, ['7H']), ('KS', 0, ['KS'])]
+>>> r.summary["E"]["loss"], r.projected[-1]
+(10, {'E': 15, 'D': 10})
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from analysis.games import Game
+from solver.cards import card_str, parse_card_list
+from solver.errors import IllegalPlayError
+
+
+@dataclass(frozen=True)
+class PlayReview:
+    """One card of the line.
+
+    Attributes:
+        index: 1 for the first card of the line.
+        seat: who played it.
+        card: the card.
+        value: points of the mover's side from here with this card.
+        loss: points given up against the best card.
+        best: the optimal cards.
+        moves: every legal card's value.
+        projected: after the card, each side's points taken so far plus its optimal
+            points from here.
+        won_by: the seat that won the trick this card completed, or None.
+    """
+
+    index: int
+    seat: str
+    card: str
+    value: int
+    loss: int
+    best: list[str]
+    moves: dict[str, int]
+    projected: dict[str, int]
+    won_by: str | None
+
+    def to_json(self) -> dict:
+        """One row of the ``plays`` list of SPEC §4."""
+        return {
+            "card": self.card,
+            "seat": self.seat,
+            "loss": self.loss,
+            "best": self.best,
+            "value": self.value,
+            "moves": self.moves,
+            "projected": self.projected,
+            "won_by": self.won_by,
+        }
+
+
+@dataclass(frozen=True)
+class Review:
+    """The review of a line of play.
+
+    Attributes:
+        game: the game's name.
+        sides: the two sides.
+        start: the starting position (text).
+        plays: one :class:`PlayReview` per card.
+        projected: the projected result before the first card, then after each card.
+        taken: points each side actually took in the completed tricks of the line.
+        summary: per seat: ``cards``, ``mistakes`` (cards with a loss), ``loss`` (sum)
+            and ``worst`` (the costliest card, or None).
+        final: the position after the line (text).
+    """
+
+    game: str
+    sides: tuple[str, str]
+    start: str
+    plays: list[PlayReview]
+    projected: list[dict[str, int]]
+    taken: dict[str, int]
+    summary: dict[str, dict]
+    final: str = field(default="")
+
+    def to_json(self) -> dict:
+        """The SPEC §4 JSON object (``plays`` plus the summary and projections)."""
+        return {
+            "start": self.start,
+            "plays": [p.to_json() for p in self.plays],
+            "summary": self.summary,
+            "projected": self.projected,
+            "taken": self.taken,
+            "final": self.final,
+        }
+
+    def text(self) -> str:
+        """A readable report: one line per card, then the summary per seat."""
+        lines = [f"Review from: {self.start}"]
+        start = self.projected[0]
+        lines.append(
+            "Double-dummy result at the start: " + ", ".join(f"{s} {start[s]}" for s in self.sides)
+        )
+        for p in self.plays:
+            note = "ok" if p.loss == 0 else f"loses {p.loss} (best: {' '.join(p.best)})"
+            proj = ", ".join(f"{s} {p.projected[s]}" for s in self.sides)
+            lines.append(f"{p.index:3d}. {p.seat:>2} {p.card}  {note:<32} projected {proj}")
+        lines.append("Summary:")
+        for seat, s in self.summary.items():
+            line = (
+                f"  {seat}: {s['cards']} cards, {s['mistakes']} mistakes, {s['loss']} points lost"
+            )
+            w = s["worst"]
+            if w:
+                line += f", worst {w['card']} (card {w['index']}, -{w['loss']})"
+            lines.append(line)
+        return "\n".join(lines)
+
+
+def parse_play(text: str) -> list[int]:
+    """Read a line of play: cards separated by spaces or commas.
+
+    >>> [card_str(c) for c in parse_play("AS, ks 10h")]
+    ['AS', 'KS', 'TH']
+    """
+    return parse_card_list(text.replace(",", " "), text)
+
+
+def review(game: Game, start: Any, play: str | list[int]) -> Review:
+    """Review a line of play from ``start``.
+
+    Args:
+        game: the game adapter.
+        start: the position before the first card of the line.
+        play: the cards played, as text or ints, in order.
+
+    Returns:
+        The review.
+
+    Raises:
+        NotationError: an unreadable card.
+        IllegalPlayError: a card that may not be played; the message names it, its
+            place in the line and the legal cards.
+    """
+    text = play if isinstance(play, str) else " ".join(card_str(c) for c in play)
+    cards = parse_play(play) if isinstance(play, str) else list(play)
+    sides = game.sides
+    position = start
+    taken = [0, 0]
+    first = game.value(start)
+    projected = [{sides[0]: first[0], sides[1]: first[1]}]
+    plays: list[PlayReview] = []
+    summary: dict[str, dict] = {}
+    for i, card in enumerate(cards, 1):
+        if position.is_over:
+            raise IllegalPlayError(
+                f'card {i} {card_str(card)} of "{text}": the play is over after {i - 1} cards'
+            )
+        if not position.legal_set() >> card & 1:
+            legal = " ".join(card_str(c) for c in position.legal_moves())
+            raise IllegalPlayError(
+                f'card {i} {card_str(card)} of "{text}" may not be played by '
+                f'{game.seat_label(position.to_move)} in "{game.key(position)}" (legal: {legal})'
+            )
+        seat = game.seat_label(position.to_move)
+        side = game.mover_side(position)
+        moves = game.move_values(position)
+        total = game.points_left(position)
+        best_value = max(moves.values())
+        value = moves[card]
+        after = [0, 0]
+        after[side] = taken[side] + value
+        after[1 - side] = taken[1 - side] + total - value
+        nxt, winner, pts = game.step(position, card)
+        if winner is not None:
+            taken[game.side_of(position, winner)] += pts
+        row = PlayReview(
+            index=i,
+            seat=seat,
+            card=card_str(card),
+            value=value,
+            loss=best_value - value,
+            best=[card_str(c) for c, v in moves.items() if v == best_value],
+            moves={card_str(c): v for c, v in moves.items()},
+            projected={sides[0]: after[0], sides[1]: after[1]},
+            won_by=game.seat_label(winner) if winner is not None else None,
+        )
+        plays.append(row)
+        projected.append(row.projected)
+        s = summary.setdefault(seat, {"cards": 0, "mistakes": 0, "loss": 0, "worst": None})
+        s["cards"] += 1
+        if row.loss:
+            s["mistakes"] += 1
+            s["loss"] += row.loss
+            if s["worst"] is None or row.loss > s["worst"]["loss"]:
+                s["worst"] = {"card": row.card, "index": i, "loss": row.loss}
+        position = nxt
+    return Review(
+        game=game.name,
+        sides=sides,
+        start=game.key(start),
+        plays=plays,
+        projected=projected,
+        taken={sides[0]: taken[0], sides[1]: taken[1]},
+        summary=summary,
+        final=game.key(position),
+    )
