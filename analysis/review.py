@@ -173,7 +173,8 @@ def review(game: Game, start: Any, play: str | list[int]) -> Review:
             )
         seat = game.seat_label(position.to_move)
         side = game.mover_side(position)
-        moves = game.move_values(position)
+        # spades first, high to low, as cards are listed everywhere else
+        moves = dict(sorted(game.move_values(position).items(), key=lambda m: (m[0] >> 4, -m[0])))
         total = game.points_left(position)
         best_value = max(moves.values())
         value = moves[card]
@@ -214,3 +215,38 @@ def review(game: Game, start: Any, play: str | list[int]) -> Review:
         summary=summary,
         final=game.key(position),
     )
+
+
+def naive_line(game: Game, start: Any, cards: int | None = None) -> list[int]:
+    """A plausible human line: grab the trick when you can, else throw your cheapest card.
+
+    The last player to a trick wins it with the card taking the most points if he can,
+    else plays his cheapest card; any other player plays his strongest card (highest
+    points on ties). Used to show what a review finds in ordinary play.
+
+    Args:
+        game: the game adapter.
+        start: the first position.
+        cards: how many cards to play (default: to the end).
+    """
+    line: list[int] = []
+    position = start
+    while not position.is_over and (cards is None or len(line) < cards):
+        legal = position.legal_moves()
+        outcomes = [(c, *game.step(position, c)) for c in legal]
+        if outcomes[0][2] is not None:  # this card completes the trick
+            mine = game.mover_side(position)
+            wins = [o for o in outcomes if game.side_of(position, o[2]) == mine]
+            if wins:
+                card = max(wins, key=lambda o: (o[3], -game.card_points(position, o[0])))[0]
+            else:
+                card = min(
+                    legal, key=lambda c: (game.card_points(position, c), game.power(position, c))
+                )
+        else:
+            card = max(
+                legal, key=lambda c: (game.power(position, c), game.card_points(position, c))
+            )
+        line.append(card)
+        position = outcomes[legal.index(card)][1]
+    return line
