@@ -111,12 +111,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rules", default=None, help="Klabberjass rules preset (seed, classic)")
     p.add_argument("--chunk-size", type=int, default=None, help="deals a chunk (default: study's)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    p = verbs.add_parser("puzzles", help="generate verified double-dummy puzzles")
+    importlib.import_module("analysis.puzzles_cli").add_arguments(p)
     return parser
 
 
 def _dispatch(args: argparse.Namespace) -> int:
     if args.verb == "study":
         return int(importlib.import_module("analysis.study_cli").study(args))
+    if args.verb == "puzzles":
+        return int(importlib.import_module("analysis.puzzles_cli").puzzles(args))
     game = getattr(args, "game", None) or "klabberjass"
     if args.verb in ("tree", "review", "advise"):
         return int(getattr(importlib.import_module("analysis.cli"), args.verb)(args))
