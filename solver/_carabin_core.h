@@ -207,21 +207,28 @@ static inline uint64_t cb_reps(uint64_t hand, uint64_t live)
 
 static inline int cb_power(const cb_ctx *c, int x) { return (x & 15) + (((c->tmask >> x) & 1) ? 16 : 0); }
 
-/* points of the coalition's sure winners (trumps above the bidder's highest trump of
- * their world) and of the bidder's (trumps above every coalition trump of their world) */
+/* Sure points at a trick boundary. A coalition trump above the bidder's highest trump
+ * of its world wins whenever it is played, so its points are never the bidder's; when
+ * there are at least as many of them as tricks left in the world, the coalition plays
+ * them in different tricks and the bidder wins nothing there. Likewise a bidder's trump
+ * above every coalition trump of its world always wins for him, and if every card he
+ * holds there is one, he takes every trick of that world. */
 static inline void cb_sure(const cb_ctx *c, int *csure, int *bsure)
 {
     int cs = 0, bs = 0;
     for (int h = 0; h < 2; h++) {
-        uint64_t bt = c->hands[h][c->bidder] & c->tmask;
+        uint64_t bh = c->hands[h][c->bidder];
+        int tricks = cb_popc(bh);
+        if (!tricks) continue;
+        uint64_t bt = bh & c->tmask;
         uint64_t ct = c->world[h] & c->tmask & ~bt;
+        uint64_t over = ct, bover = bt;
         if (ct) {
-            uint64_t over = bt ? ct & cb_above(cb_top(bt)) : ct;
-            cs += cb_points(over);
-            bs += cb_points(bt & cb_above(cb_top(ct)));
-        } else {
-            bs += cb_points(bt);
+            over = bt ? ct & cb_above(cb_top(bt)) : ct;
+            bover = bt & cb_above(cb_top(ct));
         }
+        cs += cb_popc(over) >= tricks ? cb_points(c->world[h]) : cb_points(over);
+        bs += cb_popc(bover) == tricks ? cb_points(c->world[h]) : cb_points(bover);
     }
     *csure = cs;
     *bsure = bs;
@@ -295,12 +302,26 @@ static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, int beta)
         int nh = cb_next_hand(c, t->h);
         return gain + cb_boundary(c, t->wseat, nh, alpha - gain, beta - gain);
     }
-    int seat = (t->leader + t->i) % n, h = t->h;
-    int maximizing = seat == c->bidder;
-    /* once the bidder has played and is beaten, nothing of this trick is his */
-    int ub = t->tpts + cb_points(c->world[0] | c->world[1]);
+    int seat = (t->leader + t->i) % n, h = t->h, b = c->bidder;
+    int maximizing = seat == b;
+    /* Who can still take the trick: once the bidder has played and is beaten, or the
+     * coalition's card is above anything he holds, nothing of this trick is his; once
+     * he has played a card nobody after him can beat, all of it is. */
+    int live = cb_points(c->world[0] | c->world[1]);
+    int bidder_played = 0;
+    uint64_t later_c = 0;
+    for (int j = 0; j < t->i; j++)
+        if ((t->leader + j) % n == b) bidder_played = 1;
+    for (int j = t->i; j < n; j++) {
+        int s = (t->leader + j) % n;
+        if (s != b) later_c |= c->hands[h][s];
+    }
+    int lost = t->wseat != b && (bidder_played || !cb_can_beat(c, c->hands[h][b], t->wcard));
+    int won = t->wseat == b && !cb_can_beat(c, later_c, t->wcard);
+    int ub = lost ? live : t->tpts + live;
+    int lb = won ? t->tpts : 0;
     if (ub <= alpha) return ub;
-    if (beta <= 0) return 0;
+    if (lb >= beta) return lb;
     uint64_t hand = c->hands[h][seat];
     uint64_t moves = cb_reps(hand, c->world[h] | t->tcards);
     int order[4];
