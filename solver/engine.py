@@ -150,3 +150,4 @@ __all__ = [
     "klabberjass_values",
     "solve_klabberjass",
 ]
+from solver.carabin_engine import *  # noqa: E402,F401,F403
