@@ -471,3 +471,158 @@ __all__ = [
     "split",
     "thumb_policy",
 ]
+
+
+# ---------------------------------------------------------------- precomputed tables
+
+
+def _ci(values: np.ndarray) -> tuple[float, float, float]:
+    n = len(values)
+    if n < 2:
+        return (float(values.mean()) if n else float("nan"), float("nan"), float("nan"))
+    m, half = values.mean(), 1.96 * values.std(ddof=1) / np.sqrt(n)
+    return (float(m), float(m - half), float(m + half))
+
+
+def bidding_tables(df) -> dict:
+    """Every table notebook 02 shows, from the rows of a ``klabberjass-bidding`` study.
+
+    The first half of the deals trains (estimate, classes, LP); the second half is
+    held out for the comparisons.
+
+    Returns:
+        A dict of DataFrames (``rule``, ``head_to_head``, ``take_grid``,
+        ``value_curve``) and texts (``rule_words``, ``estimate_words``) and numbers.
+    """
+    import pandas as pd
+
+    arrays = deal_arrays(df)
+    train, test = split(arrays)
+    classifier = make_classifier(train)
+    eq = solve_bidding_game(train, classifier)
+    policies = {
+        "equilibrium": equilibrium_policy(eq),
+        "greedy": greedy_policy,
+        "thumb": thumb_policy,
+    }
+    h2h = []
+    names = list(policies)
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            m, lo, hi = head_to_head(test, classifier, policies[a], policies[b])
+            h2h.append({"policy": a, "against": b, "gain": m, "low": lo, "high": hi})
+    # take rates and values on the held-out deals by trumps held and Jass/Menel
+    dec = policies["equilibrium"](test, classifier)
+    thumb = thumb_policy(test, classifier)
+    n = len(test)
+    ts = test.turn_suit
+    f = test.features[np.arange(n), :, ts, :]  # (n, 2, F)
+    grid = []
+    for seat in (0, 1):
+        trumps = f[:, seat, FEATURES.index("trumps")]
+        honours = 2 * f[:, seat, FEATURES.index("jass")] + f[:, seat, FEATURES.index("menel")]
+        net = test.net[np.arange(n), seat, ts]
+        for h, label in enumerate(("neither", "Menel", "Jass", "Jass+Menel")):
+            for t in range(0, 7):
+                sel = (honours == h) & (trumps == t)
+                if sel.sum() == 0:
+                    continue
+                m, lo, hi = _ci(net[sel].astype(float))
+                grid.append(
+                    {
+                        "seat": "ED"[seat],
+                        "honours": label,
+                        "trumps": t,
+                        "hands": int(sel.sum()),
+                        "take_rate": float(dec.take[sel, seat].mean()),
+                        "thumb_rate": float(thumb.take[sel, seat].mean()),
+                        "net_if_take": m,
+                        "low": lo,
+                        "high": hi,
+                    }
+                )
+    # value of taking against the estimate (round 1), with intervals
+    _c, _k1, _k2, _best, e1, _e2 = classifier.classify(test)
+    curve = []
+    edges = np.arange(-120, 121, 10)
+    for seat in (0, 1):
+        net = test.net[np.arange(n), seat, ts].astype(float)
+        for lo_e, hi_e in zip(edges[:-1], edges[1:], strict=True):
+            sel = (e1[:, seat] >= lo_e) & (e1[:, seat] < hi_e)
+            if sel.sum() < 20:
+                continue
+            m, lo, hi = _ci(net[sel])
+            curve.append(
+                {
+                    "seat": "ED"[seat],
+                    "estimate": (lo_e + hi_e) / 2,
+                    "hands": int(sel.sum()),
+                    "net_if_take": m,
+                    "low": lo,
+                    "high": hi,
+                    "take_rate": float(dec.take[sel, seat].mean()),
+                }
+            )
+    return {
+        "rule": rule_table(eq),
+        "head_to_head": pd.DataFrame(h2h),
+        "take_grid": pd.DataFrame(grid),
+        "value_curve": pd.DataFrame(curve),
+        "rule_words": describe_rule(eq),
+        "estimate_words": describe_estimate(classifier.est),
+        "game_value": eq.value,
+        "deals": len(arrays),
+        "train": len(train),
+        "test": len(test),
+    }
+
+
+def write_tables(tables: dict, out) -> None:
+    """Write :func:`bidding_tables` (DataFrames as CSV, the rest as ``summary.json``)."""
+    import json
+    from pathlib import Path
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    rest = {}
+    for key, value in tables.items():
+        if hasattr(value, "to_csv"):
+            value.to_csv(out / f"{key}.csv", index=False, float_format="%.4g")
+        else:
+            rest[key] = value
+    (out / "summary.json").write_text(json.dumps(rest, indent=2) + "\n")
+
+
+def read_tables(folder) -> dict:
+    """Read tables written by :func:`write_tables`."""
+    import json
+    from pathlib import Path
+
+    import pandas as pd
+
+    folder = Path(folder)
+    out: dict = json.loads((folder / "summary.json").read_text())
+    for p in sorted(folder.glob("*.csv")):
+        out[p.stem] = pd.read_csv(p)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m analysis.equilibrium STUDY_DIR OUT_DIR``: write notebook 02's tables."""
+    import sys
+
+    from analysis.studies import read_manifest, read_study
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 2:
+        print("usage: python -m analysis.equilibrium STUDY_DIR OUT_DIR", file=sys.stderr)
+        return 2
+    tables = bidding_tables(read_study(args[0]))
+    tables["study"] = read_manifest(args[0])
+    write_tables(tables, args[1])
+    print(tables["rule_words"])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
