@@ -37,7 +37,7 @@ def carabin_core(tt_mb: int | None = None) -> _carabin.Core:
     return core
 
 
-def _args(position: Position) -> tuple:
+def _args(position: Position) -> tuple[int, list[int], int, int, int, int, int, list[int]]:
     hands = [left for left, _ in position.hands] + [right for _, right in position.hands]
     return (
         position.players,
@@ -177,7 +177,7 @@ def carabin_deal_table(
     >>> d = Deal.parse("0=AKQJ.../T987... 1=6543.../2...AKQ 2=.AKQJ../.T987.. turn=6H "
     ...                "bidder=0 trump=S")
     >>> carabin_deal_table(d)["table"]
-    [{'bidder': 0, 'trump': 'S', 'points': 18, 'made': True, 'chelem': False}]
+    [{'bidder': 0, 'trump': 'S', 'points': 27, 'made': True, 'chelem': True}]
     """
     total = deal.points_in_play
     bidders = [deal.bidder] if deal.bidder is not None else range(deal.players)
