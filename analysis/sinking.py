@@ -223,3 +223,86 @@ def summary(df) -> dict[str, tuple[float, float, float]]:
         half = 1.96 * g.std(ddof=1) / np.sqrt(len(g)) if len(g) > 1 else float("nan")
         out[name] = (float(v.mean()), float(g.mean() - half), float(g.mean() + half))
     return out
+
+
+def sinking_tables(df, bidding=None) -> dict:
+    """The tables notebook 03 shows.
+
+    Args:
+        df: rows of the ``klabberjass-sinking`` study.
+        bidding: optionally rows of the ``klabberjass-bidding`` study (double-dummy
+            sinking over every contract).
+    """
+    import pandas as pd
+
+    summ = pd.DataFrame(
+        [
+            {"way": k, "mean_net": v[0], "gain_low": v[1], "gain_high": v[2]}
+            for k, v in summary(df).items()
+        ]
+    )
+    thresholds = np.arange(-80, 81, 2)
+    curve = pd.DataFrame({"threshold": thresholds, "mean_net": threshold_values(df, thresholds)})
+    edges = np.arange(-100, 101, 10)
+    m = df["est_margin"].to_numpy()
+    diff = (df["dd_none"] - df["dd_all"]).to_numpy(dtype=float)
+    best = (df["dd_best"] - df["dd_all"]).to_numpy(dtype=float)
+    rows = []
+    for lo_e, hi_e in zip(edges[:-1], edges[1:], strict=True):
+        sel = (m >= lo_e) & (m < hi_e)
+        if sel.sum() < 10:
+            continue
+        d = diff[sel]
+        half = 1.96 * d.std(ddof=1) / np.sqrt(sel.sum())
+        rows.append(
+            {
+                "margin": (lo_e + hi_e) / 2,
+                "cases": int(sel.sum()),
+                "sink_all_gain": float(d.mean()),
+                "low": float(d.mean() - half),
+                "high": float(d.mean() + half),
+                "dd_best_gain": float(best[sel].mean()),
+                "view_sinks": float(df["view_sinks"].to_numpy()[sel].mean()),
+            }
+        )
+    out = {
+        "summary": summ,
+        "threshold_curve": curve,
+        "by_margin": pd.DataFrame(rows),
+        "cases": len(df),
+        "deals_with_a_case": int(df["deal"].nunique()),
+        "dd_sinking_helps_share": float((df["dd_best"] > df["dd_all"]).mean()),
+        "view_sinks_share": float(df["view_sinks"].mean()),
+        "threshold": best_threshold(df)[0],
+    }
+    if bidding is not None:
+        s = bidding[[c for c in bidding.columns if c.startswith("sink_")]].to_numpy()
+        out["bidding_deals"] = len(bidding)
+        out["bidding_contracts_sinking_helps"] = float((s > 0).mean())
+        out["bidding_mean_sink_gain"] = float(s.mean())
+        out["bidding_mean_gain_when_it_helps"] = float(s[s > 0].mean())
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m analysis.sinking SINKING_DIR OUT_DIR [BIDDING_DIR]``: notebook 03's tables."""
+    import sys
+
+    from analysis.equilibrium import write_tables
+    from analysis.studies import read_manifest, read_study
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) not in (2, 3):
+        print(
+            "usage: python -m analysis.sinking SINKING_DIR OUT_DIR [BIDDING_DIR]", file=sys.stderr
+        )
+        return 2
+    bidding = read_study(args[2]) if len(args) == 3 else None
+    tables = sinking_tables(read_study(args[0]), bidding)
+    tables["study"] = read_manifest(args[0])
+    write_tables(tables, args[1])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
