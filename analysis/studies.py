@@ -106,13 +106,6 @@ STUDIES: dict[str, Study] = {
             50,
             {"players": 4},
         ),
-        Study(
-            "klabberjass-matches",
-            "Klabberjass: games to 500 between bidding/sinking policies, double-dummy play",
-            "analysis.matches:klabberjass_match_chunk",
-            10,
-            {"rules": "seed", "policy_a": "equilibrium", "policy_b": "thumb"},
-        ),
     )
 }
 

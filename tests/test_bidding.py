@@ -23,7 +23,6 @@ from analysis.equilibrium import (
     deal_arrays,
     equilibrium_policy,
     expected_e_net,
-    greedy_policy,
     head_to_head,
     make_classifier,
     solve_bidding_game,
