@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -119,15 +118,3 @@ def test_bench_tree_and_advice(capsys):
             ["bench", "klabberjass", "--what", what, "--deals", "1", "--json"], capsys
         )
         assert status == 0 and json.loads(out)["median_s"] > 0
-
-
-def test_notebook_runs():
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
-    path = Path(__file__).parent.parent / "notebooks" / "01-analyse-a-deal.ipynb"
-    nb = nbformat.read(path, as_version=4)
-    nbclient.NotebookClient(
-        nb, timeout=300, resources={"metadata": {"path": str(path.parent)}}
-    ).execute()
-    errors = [o for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
-    assert not errors
