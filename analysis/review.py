@@ -236,7 +236,9 @@ def naive_line(game: Game, start: Any, cards: int | None = None) -> list[int]:
         outcomes = [(c, *game.step(position, c)) for c in legal]
         if outcomes[0][2] is not None:  # this card completes the trick
             mine = game.mover_side(position)
-            wins = [o for o in outcomes if game.side_of(position, o[2]) == mine]
+            wins = [
+                o for o in outcomes if o[2] is not None and game.side_of(position, o[2]) == mine
+            ]
             if wins:
                 card = max(wins, key=lambda o: (o[3], -game.card_points(position, o[0])))[0]
             else:

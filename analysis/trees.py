@@ -236,7 +236,7 @@ def count_optimal_lines(graph: nx.DiGraph) -> int:
 
 def principal_variation(graph: nx.DiGraph) -> list[str]:
     """One optimal line from the root: at each node the first optimal edge."""
-    line = []
+    line: list[str] = []
     key = graph.graph["root"]
     while True:
         edges = [(v, d) for _, v, d in graph.out_edges(key, data=True) if d["optimal"]]

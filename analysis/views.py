@@ -472,7 +472,9 @@ class CarabinView:
         if not self.hand[kind]:
             raise RulesError(f"seat {me} has no card left to play{where}")
         pool = PACK & ~(left | right | played_mask | 1 << self.turn)
-        hidden = [(s, k, sizes[s][k], 0, 0) for s in range(n) if s != me for k in (0, 1)]
+        hidden: list[tuple[int, int | None, int, int, int]] = [
+            (s, k, sizes[s][k], 0, 0) for s in range(n) if s != me for k in (0, 1)
+        ]
         hands = [(0, 0)] * n
         hands[me] = (left, right)
         position = Position(
@@ -505,6 +507,7 @@ class CarabinView:
             hands = [list(pair) for pair in base.hands]
             i = 0
             for seat, kind, size, _, _ in inf.hidden:
+                assert kind is not None  # every Carabin hidden hand is a left or right hand
                 hands[seat][kind] = mask_of(cards[i : i + size])
                 i += size
             out.append(replace(base, hands=tuple((a, b) for a, b in hands), _checked=True))
