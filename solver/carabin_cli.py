@@ -12,10 +12,7 @@ import argparse
 import json
 import random
 import statistics
-import sys
 import time
-from collections.abc import Callable
-from typing import TypeVar
 
 from solver.carabin import HANDS, TRICK_ORDERS, Deal, Position, check_players
 from solver.carabin_engine import (
@@ -27,10 +24,9 @@ from solver.carabin_engine import (
     carabin_value,
     solve_carabin,
 )
-from solver.cards import SUIT_SYMBOLS, SUITS, card_str, format_holding, suit_of
+from solver.cards import SUIT_SYMBOLS, SUITS, card_str, suit_of
 from solver.errors import NotationError, RulesError
-
-T = TypeVar("T")
+from solver.textio import holding_diagram, parse_inputs
 
 
 def trick_order(args: argparse.Namespace) -> str:
@@ -52,34 +48,7 @@ def _tt_mb(args: argparse.Namespace) -> int:
     return size
 
 
-def parse_inputs(text: str, parse: Callable[[str], T], what: str) -> list[T]:
-    """``text`` parsed, or every non-blank stdin line when it is ``-``.
-
-    Every line is read before any answer is printed, so bad input prints nothing but
-    its error (which names the line).
-    """
-    if text != "-":
-        return [parse(text)]
-    out = []
-    for number, line in enumerate(sys.stdin, 1):
-        if not line.strip():
-            continue
-        try:
-            out.append(parse(line.strip()))
-        except ValueError as err:
-            raise type(err)(f"line {number}: {err}") from None
-    if not out:
-        raise NotationError(f"no {what} given on standard input")
-    return out
-
-
 # ---------------------------------------------------------------- diagrams
-def holding_diagram(mask: int) -> str:
-    """One hand as ``♠ AJ9  ♥ K7  ♦ —  ♣ T87``."""
-    parts = format_holding(mask).split(".")
-    return "  ".join(f"{SUIT_SYMBOLS[i]} {p or '—'}" for i, p in enumerate(parts))
-
-
 def position_diagram(p: Position) -> str:
     """A readable, plain-text diagram of a Carabin position."""
     lines = [

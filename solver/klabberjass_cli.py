@@ -8,50 +8,13 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Iterator
 
-from solver.cards import SUIT_SYMBOLS, SUITS, card_str, format_holding, mask_of
+from solver.cards import SUIT_SYMBOLS, SUITS, card_str, mask_of
 from solver.errors import NotationError
 from solver.klabberjass import PACK, SEATS, Position, Rules
-
-# ---------------------------------------------------------------- input helpers
-
-
-def read_inputs(text: str, what: str = "position") -> Iterator[tuple[str, str | None]]:
-    """The input lines: ``text`` itself, or every non-blank stdin line when it is ``-``.
-
-    Yields (line, context) where context names the line number in batch mode.
-    """
-    if text != "-":
-        yield text, None
-        return
-    for number, line in enumerate(sys.stdin, 1):
-        if line.strip():
-            yield line.strip(), f"line {number}"
-
-
-def parse_all(text: str, parse, what: str = "position") -> list:
-    """Parse every input before any output, so a bad line prints nothing but its error."""
-    out = []
-    for line, where in read_inputs(text, what):
-        try:
-            out.append(parse(line))
-        except ValueError as err:
-            if where is None:
-                raise
-            raise type(err)(f"{where}: {err}") from None
-    if not out:
-        raise NotationError(f"no {what} given on standard input")
-    return out
-
+from solver.textio import holding_diagram, parse_inputs
 
 # ---------------------------------------------------------------- diagrams
-
-
-def holding_diagram(mask: int) -> str:
-    """One hand as ``♠ AJ9  ♥ K7  ♦ —  ♣ T87``."""
-    parts = format_holding(mask).split(".")
-    return "  ".join(f"{SUIT_SYMBOLS[i]} {p or '—'}" for i, p in enumerate(parts))
 
 
 def position_diagram(position: Position) -> str:
@@ -97,7 +60,7 @@ def solve(args: argparse.Namespace) -> int:
     from solver.engine import solve_klabberjass
 
     rules = Rules.preset(args.rules)
-    positions = parse_all(args.position, Position.parse)
+    positions = parse_inputs(args.position, Position.parse)
     if args.tt_mb is not None and args.tt_mb < 1:
         raise NotationError(f"invalid --tt-mb {args.tt_mb} (a size in MB, at least 1)")
     out = sys.stdout

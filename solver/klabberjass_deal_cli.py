@@ -96,9 +96,9 @@ def _deals(args: argparse.Namespace) -> list[Deal]:
         raise NotationError("--seed goes with --random (it seeds the random deal)")
     if args.deal is None:
         raise NotationError('no deal given (a deal in SPEC notation, "-" for stdin, or --random)')
-    from solver.klabberjass_cli import parse_all
+    from solver.textio import parse_inputs
 
-    return parse_all(args.deal, Deal.parse, "deal")
+    return parse_inputs(args.deal, Deal.parse, "deal")
 
 
 def deal(args: argparse.Namespace) -> int:
