@@ -15,7 +15,7 @@ is worth 0. Play and declarations are double dummy (the deal table).
 - :func:`evaluate_view` samples the unseen cards of one player's bidding-time view
   (uniformly: nothing else is known at bidding time) and gives, for every contract he
   could end up in, the mean net with a 95 % confidence interval.
-- :func:`carabin_chunk` is the ``carabin-bidding`` study (SPEC §3).
+- Carabin (SPEC §3): see :mod:`analysis.carabin_bidding`.
 """
 
 from __future__ import annotations
@@ -422,56 +422,3 @@ def evaluate_view(
             net = net_of(row)
             values.setdefault(who + what, []).append(net if mine else -net)
     return {k: Estimate.of(v) for k, v in values.items()}
-
-
-# ---------------------------------------------------------------- Carabin
-
-
-def carabin_features(left: int, right: int, trump: int) -> tuple[int, ...]:
-    """Bidding-time features of a Carabin player for trump ``trump``.
-
-    Returns:
-        (trumps, trump A/K/Q held, side aces, side kings, min(trumps in L, trumps in R)).
-    """
-    tm = suit_mask(trump)
-    both = left | right
-    trumps = (both & tm).bit_count()
-    honours = sum(both >> make_card(trump, r) & 1 for r in (12, 11, 10))
-    side_a = sum(both >> make_card(s, 12) & 1 for s in range(4) if s != trump)
-    side_k = sum(both >> make_card(s, 11) & 1 for s in range(4) if s != trump)
-    split = min((left & tm).bit_count(), (right & tm).bit_count())
-    return (trumps, honours, side_a, side_k, split)
-
-
-def carabin_chunk(
-    rng: random.Random, start: int, count: int, params: dict[str, Any]
-) -> dict[str, list]:
-    """The ``carabin-bidding`` study: double-dummy tables of ``count`` random deals.
-
-    Columns per deal and seat ``s`` and trump: ``pts_{s}{T}`` the bidder's points,
-    ``chelem_{s}{T}`` whether he wins all eight tricks; ``in_play``, ``turn``, and the
-    two hands of each seat (``l{s}``, ``r{s}``).
-    """
-    from solver.carabin import Deal as CDeal
-    from solver.carabin_engine import carabin_deal_table
-
-    players = int(params.get("players", 4))
-    cols: dict[str, list] = {"deal": [], "turn": [], "in_play": []}
-    for s in range(players):
-        cols[f"l{s}"], cols[f"r{s}"] = [], []
-        for t in range(4):
-            cols[f"pts_{s}{SUITS[t]}"], cols[f"chelem_{s}{SUITS[t]}"] = [], []
-    for i in range(count):
-        deal = CDeal.dealt(players, rng=random.Random(rng.getrandbits(64)))
-        table = carabin_deal_table(deal)
-        cols["deal"].append(start + i)
-        cols["turn"].append(deal.turn)
-        cols["in_play"].append(table["points_in_play"])
-        for s, (left, right) in enumerate(deal.hands):
-            cols[f"l{s}"].append(left)
-            cols[f"r{s}"].append(right)
-        for row in table["table"]:
-            key = f"{row['bidder']}{row['trump']}"
-            cols[f"pts_{key}"].append(row["points"])
-            cols[f"chelem_{key}"].append(row["chelem"])
-    return cols

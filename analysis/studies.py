@@ -100,11 +100,11 @@ STUDIES: dict[str, Study] = {
         ),
         Study(
             "carabin-bidding",
-            "Carabin: double-dummy deal table of random deals (every seat and trump) with "
-            "the bidding-time hand features of every seat",
-            "analysis.bidding:carabin_chunk",
-            50,
-            {"players": 4},
+            "Carabin: for every seat and trump of random deals, whether the contract is made "
+            "and whether a chelem is made (double dummy: make probe and all-tricks search)",
+            "analysis.carabin_bidding:carabin_chunk",
+            10,
+            {"players": 4, "trick_order": "alternate"},
         ),
     )
 }

@@ -209,19 +209,3 @@ def test_classic_rules_table_study_runs():
     for i, table in enumerate(tables):
         for r in table:
             assert cols[column("net", r.bidder, r.trump)][i] == net_of(r)
-
-
-def test_carabin_chunk_matches_the_deal_table():
-    from analysis.bidding import carabin_chunk
-    from solver.carabin import Deal as CDeal
-    from solver.carabin_engine import carabin_deal_table
-
-    cols = carabin_chunk(random.Random(2), 0, 2, {"players": 3})
-    for i in range(2):
-        hands = tuple((cols[f"l{s}"][i], cols[f"r{s}"][i]) for s in range(3))
-        table = carabin_deal_table(CDeal(hands, cols["turn"][i]))
-        assert table["points_in_play"] == cols["in_play"][i]
-        for row in table["table"]:
-            key = f"{row['bidder']}{row['trump']}"
-            assert cols[f"pts_{key}"][i] == row["points"]
-            assert cols[f"chelem_{key}"][i] == row["chelem"]
