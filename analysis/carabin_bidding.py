@@ -585,6 +585,174 @@ def auction(
     return bidding.contract
 
 
+# ---------------------------------------------------------------- tables
+
+
+def carabin_tables(frames) -> dict:
+    """The tables notebook 04 shows, from ``carabin-bidding`` studies (one per player count).
+
+    Args:
+        frames: study rows (DataFrames), concatenated.
+
+    Returns:
+        ``by_seat`` (make and chelem rate by players, round and seat, Wilson 95 %
+        intervals), ``by_strength`` (make rate by players, round, trumps and trump
+        honours), ``by_feature`` (make rate by each feature's value), ``policies``
+        (how often each policy bids as the first to speak and how often that is made,
+        on the held-out half), ``calibration`` (the derived rule's estimated
+        probability against the observed rate, held-out half), ``rule`` (the derived
+        rule fitted on the first half of each player count's deals) and ``summary``.
+    """
+    import numpy as np
+    import pandas as pd
+
+    df = features_frame(pd.concat(list(frames), ignore_index=True))
+    rows = []
+    for (n, rnd, seat), part in df.groupby(["players", "round", "seat"]):
+        pm = proportion(int(part["made"].sum()), len(part))
+        pc = proportion(int(part["chelem"].sum()), len(part))
+        rows.append(
+            {
+                "players": n,
+                "round": rnd,
+                "seat": seat,
+                "hands": len(part),
+                "make_rate": pm.mean,
+                "low": pm.low,
+                "high": pm.high,
+                "chelem_rate": pc.mean,
+                "chelem_high": pc.high,
+            }
+        )
+    by_seat = pd.DataFrame(rows)
+    strength = (
+        df.groupby(["players", "round", "trumps", "honours"])["made"]
+        .agg(make_rate="mean", hands="count")
+        .reset_index()
+    )
+    feat_rows = []
+    for name in FEATURES:
+        for (n, value), part in df.groupby(["players", name]):
+            pm = proportion(int(part["made"].sum()), len(part))
+            feat_rows.append(
+                {
+                    "players": n,
+                    "feature": name,
+                    "value": value,
+                    "hands": len(part),
+                    "make_rate": pm.mean,
+                    "low": pm.low,
+                    "high": pm.high,
+                }
+            )
+    # derived rule: fitted on the first half of each player count's deals
+    train_parts, test_parts = [], []
+    for _n, part in df.groupby("players"):
+        deals = np.sort(part["deal"].unique())
+        cut = deals[len(deals) // 2]
+        train_parts.append(part[part["deal"] < cut])
+        test_parts.append(part[part["deal"] >= cut])
+    train = pd.concat(train_parts, ignore_index=True)
+    test = pd.concat(test_parts, ignore_index=True)
+    rule = fit_rule(train)
+    derived = DerivedPolicy(rule)
+    pol_rows, cal = [], []
+    first = test[test["round"] == 1]
+    for r in first.itertuples(index=False):
+        view = CarabinBidView(int(r.players), int(r.seat), (int(r.left), int(r.right)), int(r.turn))
+        p, q = rule.probabilities(view, int(r.trump))
+        cal.append((int(r.players), p, bool(r.made)))
+        for name, pol in (("derived", derived), ("thumb", thumb_policy)):
+            call = pol(view, 1, None)
+            pol_rows.append(
+                (
+                    int(r.players),
+                    int(r.seat),
+                    name,
+                    call.kind != "pass",
+                    call.kind,
+                    r.made,
+                    r.chelem,
+                )
+            )
+    pol = pd.DataFrame(
+        pol_rows, columns=["players", "seat", "policy", "bids", "call", "made", "chelem"]
+    )
+    policies = []
+    for (n, name, seat), part in pol.groupby(["players", "policy", "seat"]):
+        bid = part[part["bids"]]
+        won = np.where(bid["call"] == "chelem", bid["chelem"], bid["made"]).sum()
+        pm = proportion(int(won), len(bid))
+        net = 2 * int(won) - len(bid)
+        policies.append(
+            {
+                "players": n,
+                "policy": name,
+                "seat": seat,
+                "hands": len(part),
+                "bid_rate": len(bid) / len(part),
+                "make_rate": pm.mean,
+                "low": pm.low,
+                "high": pm.high,
+                "net_per_hand": net / len(part),
+            }
+        )
+    cal_df = pd.DataFrame(cal, columns=["players", "p", "made"])
+    cal_df["bucket"] = np.minimum((cal_df["p"] * 10).astype(int), 9) / 10 + 0.05
+    calibration = (
+        cal_df.groupby(["players", "bucket"])
+        .agg(estimated=("p", "mean"), observed=("made", "mean"), hands=("made", "size"))
+        .reset_index()
+    )
+    summary = {
+        str(n): {
+            "deals": int(part["deal"].nunique()),
+            "make_rate_round1": float(part[part["round"] == 1]["made"].mean()),
+            "make_rate_round2": float(part[part["round"] == 2]["made"].mean()),
+            "chelems": int(part["chelem"].sum()),
+            "contracts": len(part),
+        }
+        for n, part in df.groupby("players")
+    }
+    return {
+        "by_seat": by_seat,
+        "by_strength": strength,
+        "by_feature": pd.DataFrame(feat_rows),
+        "policies": pd.DataFrame(policies),
+        "calibration": calibration,
+        "rule": rule.to_json(),
+        "summary": summary,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m analysis.carabin_bidding OUT_DIR STUDY_DIR...``: notebook 04's tables
+    and the derived rule (``derived_rule.json``) from studies of any player counts."""
+    import json
+    import sys
+    from pathlib import Path
+
+    from analysis.equilibrium import write_tables
+    from analysis.studies import read_manifest, read_study
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) < 2:
+        print("usage: python -m analysis.carabin_bidding OUT_DIR STUDY_DIR...", file=sys.stderr)
+        return 2
+    out = Path(args[0])
+    tables = carabin_tables(read_study(d) for d in args[1:])
+    tables["studies"] = [read_manifest(d) for d in args[1:]]
+    rule = tables.pop("rule")
+    write_tables(tables, out)
+    (out / "derived_rule.json").write_text(json.dumps(rule, indent=1) + "\n")
+    print(json.dumps(tables["summary"], indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+
+
 __all__ = [
     "BidValue",
     "CarabinBidView",
@@ -598,6 +766,7 @@ __all__ = [
     "thumb_policy",
     "FEATURES",
     "carabin_chunk",
+    "carabin_tables",
     "carabin_features",
     "contract_result",
     "deal_of_rows",

@@ -435,7 +435,7 @@ def describe_rule(eq: Equilibrium) -> str:
     edges1 = (-np.inf, *c.cuts1)
 
     def threshold(probs: np.ndarray, by_k1: bool) -> str:
-        groups = {}
+        groups: dict[int, list[float]] = {}
         for cls, p in enumerate(probs):
             k1, k2 = divmod(cls, k2n)
             groups.setdefault(k1 if by_k1 else k2, []).append(p)

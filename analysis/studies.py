@@ -106,6 +106,29 @@ STUDIES: dict[str, Study] = {
             10,
             {"players": 4, "trick_order": "alternate"},
         ),
+        Study(
+            "klabberjass-matches",
+            "Klabberjass: matches to 500 between policy a and policy b (derived, "
+            "derived-declare, thumb, always), card play by PIMC or double dummy; a row a match",
+            "analysis.matches:klabberjass_matches_chunk",
+            10,
+            {
+                "a": "derived",
+                "b": "thumb",
+                "play": "pimc",
+                "samples": 6,
+                "sink_samples": 12,
+                "rules": "seed",
+            },
+        ),
+        Study(
+            "carabin-matches",
+            "Carabin: games to 10 between bidding policies (derived, thumb, always) dealt "
+            "to the players in turn, seats rotated; a row per match and player",
+            "analysis.matches:carabin_matches_chunk",
+            10,
+            {"players": 4, "policies": "derived,thumb", "play": "dd", "samples": 4},
+        ),
     )
 }
 
@@ -207,7 +230,12 @@ def prepare_folder(out: Path, manifest: dict[str, Any]) -> set[int]:
                 f"{out} is not empty and holds no study manifest ({others[0]}, ...); "
                 "refusing to write there, choose another --out"
             )
-        _write_atomic(path, lambda p: p.write_text(json.dumps(manifest, indent=2) + "\n"))
+        text = json.dumps(manifest, indent=2) + "\n"
+
+        def write(p: Path) -> None:
+            p.write_text(text)
+
+        _write_atomic(path, write)
     for stale in out.glob(".chunk-*.tmp-*"):
         with contextlib.suppress(FileNotFoundError):
             stale.unlink()

@@ -1,0 +1,649 @@
+"""Simulated matches between bidding (and sinking) policies: Klabberjass to 500, Carabin to 10.
+
+The derived rules of the studies are checked *in play*, against simple ones:
+
+**Klabberjass** (two players, :func:`klabberjass_match`). A policy bids from its six
+cards and the turn-up, and, as bidder, decides before the first trick whether to
+declare his sequences and Bella:
+
+- ``derived``: the equilibrium bidding rule of :mod:`analysis.equilibrium` (hand
+  classes, mixed strategies sampled) and the sinking threshold of
+  :mod:`analysis.sinking`: declare nothing when the estimated margin (his mean
+  total minus the opponent's, declaring everything, over ``sink_samples`` sampled
+  worlds) is below the threshold, else declare everything;
+- ``derived-declare``: the same bidding, always declaring (isolates the sinking rule);
+- ``thumb``: take with the Jass and another trump or the Menel and two others
+  (:func:`analysis.equilibrium.thumb_policy`), always declare;
+- ``always``: E always takes the turn-up suit (D, after a pass, too), always declare.
+
+The opponent of the bidder always declares. The derived rule is read from
+``data/studies/klabberjass-matches/derived_rule.json`` (:func:`save_klabberjass_rule`
+writes it from a ``klabberjass-bidding`` study). Only the ``seed`` rules (no dix, no
+schmeiss) are simulated.
+
+**Card play**, ``play=``:
+
+- ``pimc`` (default): each card is chosen by single-dummy sampling (PIMC,
+  :func:`analysis.advice.advise`) from the mover's view (his hand, every card played),
+  over ``samples`` worlds. Few worlds keep a match fast (about a second with 6
+  worlds); that makes play weaker and noisier than the engine's advice with hundreds of
+  worlds, equally so for both sides. The view carries no inference from the bidding or
+  the declarations (uniform over the cards not seen).
+- ``dd``: the cheaper, clearly different option: the deal is played double dummy
+  (the engine's exact card points), as in the deal table.
+
+**Carabin** (3-6 players, :func:`carabin_match`). Policies of
+:mod:`analysis.carabin_bidding` (``derived``, ``thumb``, ``always``) are dealt to the
+players in turn (``policies="derived,thumb"`` with 4 players: players 0 and 2 derived,
+1 and 3 thumb). Play is ``dd`` (default: the make probe and the chelem search decide
+the contract, exactly what double-dummy play gives) or ``pimc`` (PIMC card by card,
+slow: seconds a card with 4 players).
+
+The studies ``klabberjass-matches`` and ``carabin-matches`` run matches through the
+study runner (one row per match; ``--deals`` is the number of matches).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from analysis.bidding import Estimate, hand_features, proportion
+from solver.cards import cards_of
+from solver.klabberjass import PACK, SEED, Rules
+from solver.klabberjass_deal import (
+    Deal,
+    Game,
+    has_bella,
+    runs,
+    score_deal,
+    sequence_points,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+KLABBERJASS_RULE = ROOT / "data/studies/klabberjass-matches/derived_rule.json"
+SINKING_SUMMARY = ROOT / "data/studies/klabberjass-sinking/summary.json"
+
+# ====================================================================== Klabberjass policies
+
+
+@dataclass(frozen=True)
+class KlabberjassPolicy:
+    """A Klabberjass player: how he bids and whether he may sink.
+
+    Attributes:
+        name: the policy's name.
+        bidding: ``equilibrium``, ``thumb`` or ``always``.
+        sink: sink below the estimated-margin threshold (else always declare).
+    """
+
+    name: str
+    bidding: str
+    sink: bool = False
+
+
+KLABBERJASS_POLICIES = {
+    p.name: p
+    for p in (
+        KlabberjassPolicy("derived", "equilibrium", True),
+        KlabberjassPolicy("derived-declare", "equilibrium", False),
+        KlabberjassPolicy("thumb", "thumb"),
+        KlabberjassPolicy("always", "always"),
+    )
+}
+
+
+def save_klabberjass_rule(df, path: str | Path = KLABBERJASS_RULE) -> dict:
+    """Solve the bidding game on the training half of a ``klabberjass-bidding`` study
+    (as :func:`analysis.equilibrium.bidding_tables` does) and write the rule as JSON."""
+    from analysis.equilibrium import deal_arrays, make_classifier, solve_bidding_game, split
+
+    train, _test = split(deal_arrays(df))
+    classifier = make_classifier(train)
+    eq = solve_bidding_game(train, classifier)
+    est = classifier.est
+    data = {
+        "deals_used": len(train),
+        "coef": {str(k): list(v) for k, v in est.coef.items()},
+        "intercept": {str(k): v for k, v in est.intercept.items()},
+        "cuts1": list(classifier.cuts1),
+        "cuts2": list(classifier.cuts2),
+        "e_take": eq.e_take.tolist(),
+        "d_take": eq.d_take.tolist(),
+        "e_name": eq.e_name.tolist(),
+        "d_name": eq.d_name.tolist(),
+        "game_value": eq.value,
+    }
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=1) + "\n")
+    return data
+
+
+@lru_cache(maxsize=4)
+def load_klabberjass_rule(path: str = str(KLABBERJASS_RULE)):
+    """The derived bidding rule as (classifier, equilibrium-like policy arrays)."""
+    from analysis.bidding import LinearEstimate
+    from analysis.equilibrium import Classifier
+
+    d = json.loads(Path(path).read_text())
+    est = LinearEstimate(
+        {int(k): tuple(v) for k, v in d["coef"].items()},
+        {int(k): float(v) for k, v in d["intercept"].items()},
+    )
+    classifier = Classifier(est, tuple(d["cuts1"]), tuple(d["cuts2"]))
+    probs = {k: np.asarray(d[k]) for k in ("e_take", "d_take", "e_name", "d_name")}
+    return classifier, probs
+
+
+def sinking_threshold(path: str | Path = SINKING_SUMMARY) -> float:
+    """The margin threshold of the sinking study (notebook 03)."""
+    return float(json.loads(Path(path).read_text())["threshold"])
+
+
+def _one_hand_arrays(hand6: int, seat: int, turn: int):
+    from analysis.equilibrium import DealArrays
+
+    feats = np.zeros((1, 2, 4, len(hand_features(hand6, 0, turn))), dtype=np.int16)
+    for t in range(4):
+        feats[0, seat, t] = hand_features(hand6, t, turn)
+    return DealArrays(np.array([turn >> 4]), np.zeros((1, 2, 4), dtype=np.int32), feats)
+
+
+def bid_intent(
+    policy: KlabberjassPolicy, hand6: int, seat: int, turn: int, rng: random.Random
+) -> tuple[bool, bool, int]:
+    """What a seat will do in the auction, drawn once per deal: (takes in round 1 if
+    asked, names in round 2 if asked, the suit he would name).
+
+    The policies of :mod:`analysis.equilibrium` are used on the one hand; a mixed
+    strategy is sampled with ``rng``.
+    """
+    from analysis.equilibrium import thumb_policy
+
+    arrays = _one_hand_arrays(hand6, seat, turn)
+    if policy.bidding in ("thumb", "always"):
+        dec = thumb_policy(arrays, None)  # type: ignore[arg-type]
+        take, name, suit = dec.take[0, seat], dec.name[0, seat], dec.suit[0, seat]
+        if policy.bidding == "always":
+            take = name = 1.0  # always bid; a round-2 suit as the rule of thumb picks it
+    else:
+        classifier, probs = load_klabberjass_rule()
+        cls, _k1, _k2, best, _e1, _e2 = classifier.classify(arrays)
+        c = int(cls[0, seat])
+        who = "e" if seat == 0 else "d"
+        take, name, suit = probs[f"{who}_take"][c], probs[f"{who}_name"][c], best[0, seat]
+    return rng.random() < take, rng.random() < name, int(suit)
+
+
+def klabberjass_auction(
+    deal: Deal, policies: Sequence[KlabberjassPolicy], rng: random.Random
+) -> tuple[int, int] | None:
+    """(bidder, trump) reached by the seats' policies (index 0 = E), or None if annulled."""
+    assert deal.first is not None
+    ts = deal.turn >> 4
+    intents = [bid_intent(policies[s], deal.first[s], s, deal.turn, rng) for s in (0, 1)]
+    for s in (0, 1):
+        if intents[s][0]:
+            return s, ts
+    for s in (0, 1):
+        if intents[s][1] and intents[s][2] != ts:
+            return s, intents[s][2]
+    return None
+
+
+# ====================================================================== Klabberjass deals
+
+
+def estimated_margin(
+    own: int, bidder: int, trump: int, turn: int, samples: int, rng: random.Random, rules: Rules
+) -> float:
+    """The bidder's mean total minus the opponent's, both declaring everything, over
+    ``samples`` worlds of the opponent's nine cards (as in :mod:`analysis.sinking`)."""
+    from analysis.sinking import option_nets
+    from solver.klabberjass_table import card_points_of, engine_solver
+
+    unseen = list(cards_of(PACK & ~own & ~(1 << turn)))
+    worlds = []
+    for _ in range(samples):
+        opp = sum(1 << c for c in rng.sample(unseen, 9))
+        worlds.append((own, opp) if bidder == 0 else (opp, own))
+    values = engine_solver([(h[0], h[1], trump) for h in worlds], rules)
+    own_runs = runs(own)
+    full = ((1 << len(own_runs)) - 1, has_bella(own, trump))
+    total = 0.0
+    for h, e in zip(worlds, values, strict=True):
+        cp = card_points_of(h[0] | h[1], trump) + rules.last_trick
+        nets = option_nets(
+            bidder,
+            trump,
+            (e, cp - e),
+            (runs(h[0]), runs(h[1])),
+            (has_bella(h[0], trump), has_bella(h[1], trump)),
+            rules,
+        )
+        total += nets[full][1]
+    return total / samples
+
+
+def declarations(
+    hands: tuple[int, int], bidder: int, trump: int, bidder_sinks: bool, rules: Rules
+) -> tuple[tuple[int, int], tuple[int, int]]:
+    """(sequence points, Bella points) scored, each (E, D): the opponent declares all he
+    holds; the bidder all or, if he sinks, nothing."""
+    declared = [runs(hands[0]), runs(hands[1])]
+    bella = [rules.bella if has_bella(h, trump) else 0 for h in hands]
+    if bidder_sinks:
+        declared[bidder] = []
+        bella[bidder] = 0
+    seqs = sequence_points(declared[0], declared[1], trump, rules)
+    return seqs, (bella[0], bella[1])
+
+
+def play_pimc(
+    hands: tuple[int, int], trump: int, turn: int, samples: int, rng: random.Random, rules: Rules
+) -> tuple[int, int]:
+    """Card points (E, D) of a deal played card by card by PIMC (E leads)."""
+    from analysis.advice import advise
+    from analysis.views import KlabberjassView
+    from solver.cards import parse_card
+    from solver.klabberjass import Position
+
+    pos = Position(trump, 0, hands)
+    played: list[int] = []
+    points = [0, 0]
+    while not pos.is_over:
+        legal = pos.legal_moves()
+        mover = pos.to_move
+        if len(legal) == 1:
+            card = legal[0]
+        else:
+            view = KlabberjassView(mover, trump, turn, pos.hands[mover], tuple(played))
+            advice = advise(view, samples, seed=rng.getrandbits(32), workers=1, rules=rules)
+            card = parse_card(advice.best)
+        pos, winner, pts = pos.step(card, rules)
+        played.append(card)
+        if winner is not None:
+            points[winner] += pts
+    return points[0], points[1]
+
+
+def play_dd(hands: tuple[int, int], trump: int, rules: Rules) -> tuple[int, int]:
+    """Card points (E, D) of double-dummy play (E leads)."""
+    from solver.klabberjass_table import card_points_of, engine_solver
+
+    e = engine_solver([(hands[0], hands[1], trump)], rules)[0]
+    return e, card_points_of(hands[0] | hands[1], trump) + rules.last_trick - e
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """One simulated Klabberjass deal: seats' scores (E, D), contract, sinking."""
+
+    score: tuple[int, int]
+    bidder: int | None
+    trump: int | None
+    sank: bool
+    result: str | None
+
+
+def klabberjass_deal(
+    deal: Deal,
+    policies: Sequence[KlabberjassPolicy],
+    rng: random.Random,
+    play: str = "pimc",
+    samples: int = 6,
+    sink_samples: int = 12,
+    rules: Rules = SEED,
+    threshold: float | None = None,
+) -> DealRecord:
+    """Bid, decide sinking, play and score one deal (``policies[0]`` sits E)."""
+    contract = klabberjass_auction(deal, policies, rng)
+    if contract is None:
+        return DealRecord((0, 0), None, None, False, None)
+    b, t = contract
+    sinks = False
+    holds = bool(runs(deal.hands[b])) or has_bella(deal.hands[b], t)
+    if policies[b].sink and holds:
+        th = sinking_threshold() if threshold is None else threshold
+        margin = estimated_margin(deal.hands[b], b, t, deal.turn, sink_samples, rng, rules)
+        sinks = margin < th
+    if play == "dd":
+        cp = play_dd(deal.hands, t, rules)
+    elif play == "pimc":
+        cp = play_pimc(deal.hands, t, deal.turn, samples, rng, rules)
+    else:
+        raise ValueError(f"unknown play '{play}' (expected pimc or dd)")
+    seqs, bella = declarations(deal.hands, b, t, sinks, rules)
+    s = score_deal(b, cp, seqs, bella)
+    return DealRecord(s.score, b, t, sinks, s.result)
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A finished match between players A and B.
+
+    Attributes:
+        totals: final totals (A, B).
+        winner: 0 (A) or 1 (B).
+        deals: deals played (annulled ones included).
+        records: each deal, seats E/D as they sat.
+    """
+
+    totals: tuple[int, int]
+    winner: int
+    deals: int
+    records: tuple[DealRecord, ...]
+
+
+def klabberjass_match(
+    a: KlabberjassPolicy,
+    b: KlabberjassPolicy,
+    rng: random.Random,
+    a_first_seat: int = 0,
+    deal_fn: Callable[..., DealRecord] = klabberjass_deal,
+    max_deals: int = 200,
+    **kwargs: Any,
+) -> MatchResult:
+    """A match to ``rules.game`` (500) between A and B; the seats alternate each deal,
+    A sitting E in the first deal when ``a_first_seat`` is 0.
+
+    Args:
+        deal_fn: plays one deal (the tests pass a scripted one).
+        max_deals: a safety stop (a match of only annulled deals never ends).
+        kwargs: passed to ``deal_fn`` (play, samples, sink_samples, rules, threshold).
+    """
+    rules = kwargs.get("rules", SEED)
+    game = Game(rules)
+    records = []
+    seat_a = a_first_seat
+    while not game.is_over and game.deals < max_deals:
+        deal = Deal.random(rng.getrandbits(64))
+        pols = (a, b) if seat_a == 0 else (b, a)
+        rec = deal_fn(deal, pols, rng, **kwargs)
+        records.append(rec)
+        score_a, score_b = rec.score[seat_a], rec.score[1 - seat_a]
+        game = game.add((score_a, score_b))
+        seat_a = 1 - seat_a
+    if not game.is_over:
+        raise RuntimeError(f"no winner after {max_deals} deals")
+    assert game.winner is not None
+    return MatchResult(game.totals, game.winner, game.deals, tuple(records))
+
+
+def klabberjass_matches_chunk(
+    rng: random.Random, start: int, count: int, params: dict[str, Any]
+) -> dict[str, list]:
+    """The ``klabberjass-matches`` study: ``count`` matches of policy ``a`` against ``b``.
+
+    Match ``i`` seats A as E in its first deal when ``i`` is even, as D when odd. One row
+    a match: ``match``, ``a``, ``b``, ``a_first_seat``, ``deals``, ``total_a``,
+    ``total_b``, ``a_wins``, ``a_bids`` / ``b_bids`` (deals each was bidder),
+    ``a_made`` / ``b_made`` (of those, made), ``a_sank`` / ``b_sank``.
+    """
+    rules = Rules.preset(str(params.get("rules", "seed")))
+    if rules != SEED:
+        raise ValueError("matches simulate the seed rules only")
+    pa = KLABBERJASS_POLICIES[str(params.get("a", "derived"))]
+    pb = KLABBERJASS_POLICIES[str(params.get("b", "thumb"))]
+    kw: dict[str, Any] = {
+        "play": str(params.get("play", "pimc")),
+        "samples": int(params.get("samples", 6)),
+        "sink_samples": int(params.get("sink_samples", 12)),
+        "rules": rules,
+    }
+    names = ("match", "a", "b", "a_first_seat", "deals", "total_a", "total_b", "a_wins")
+    extra = ("a_bids", "b_bids", "a_made", "b_made", "a_sank", "b_sank")
+    cols: dict[str, list] = {k: [] for k in (*names, *extra)}
+    for i in range(count):
+        first = (start + i) % 2
+        m = klabberjass_match(pa, pb, random.Random(rng.getrandbits(64)), first, **kw)
+        stats = dict.fromkeys(extra, 0)
+        seat_a = first
+        for rec in m.records:
+            if rec.bidder is not None:
+                who = "a" if rec.bidder == seat_a else "b"
+                stats[f"{who}_bids"] += 1
+                stats[f"{who}_made"] += rec.result == "made"
+                stats[f"{who}_sank"] += rec.sank
+            seat_a = 1 - seat_a
+        row = (start + i, pa.name, pb.name, first, m.deals, *m.totals, m.winner == 0)
+        for k, v in zip(names, row, strict=True):
+            cols[k].append(v)
+        for k in extra:
+            cols[k].append(stats[k])
+    return cols
+
+
+# ====================================================================== Carabin
+
+
+@dataclass(frozen=True)
+class CarabinMatch:
+    """A finished Carabin game: final scores by player, winners, deals played."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    deals: int
+    bids: tuple[int, ...]
+    made: tuple[int, ...]
+
+
+def carabin_play_pimc(deal, contract, samples: int, rng: random.Random) -> bool:
+    """Whether the contract is made when every seat plays by PIMC (slow)."""
+    from analysis.advice import advise
+    from analysis.views import CarabinView
+    from solver.carabin import contract_made
+    from solver.cards import parse_card
+
+    pos = deal.position(contract.bidder, contract.trump)
+    played: list[int] = []
+    bidder_points, tricks_lost = 0, 0
+    while not pos.is_over:
+        legal = pos.legal_moves()
+        mover = pos.to_move
+        if len(legal) == 1:
+            card = legal[0]
+        else:
+            view = CarabinView(
+                deal.players,
+                mover,
+                contract.bidder,
+                contract.trump,
+                deal.turn,
+                pos.hands[mover],
+                tuple(played),
+            )
+            card = parse_card(advise(view, samples, seed=rng.getrandbits(32), workers=1).best)
+        pos, winner, pts = pos.step(card)
+        played.append(card)
+        if winner is not None:
+            if winner == contract.bidder:
+                bidder_points += pts
+            else:
+                tricks_lost += 1
+    if contract.chelem:
+        return tricks_lost == 0
+    return contract_made(bidder_points, deal.points_in_play)
+
+
+def carabin_match(
+    policies: Sequence[Any],
+    rng: random.Random,
+    play: str = "dd",
+    samples: int = 4,
+    max_deals: int = 500,
+) -> CarabinMatch:
+    """A Carabin game to 10 between players ``0 .. N-1`` (``policies[p]`` is player p's).
+
+    Player ``N-1`` deals first, so player 0 is eldest in the first deal; the deal passes
+    to the left (:class:`solver.carabin.Game`).
+    """
+    from analysis.carabin_bidding import auction, contract_result
+    from solver.carabin import Deal as CDeal
+    from solver.carabin import Game as CGame
+    from solver.carabin import Rules as CRules
+
+    n = len(policies)
+    game = CGame(CRules(players=n))
+    bids, made = [0] * n, [0] * n
+    deals = 0
+    while not game.is_over and deals < max_deals:
+        deal = CDeal.dealt(n, rng=random.Random(rng.getrandbits(64)))
+        seat_policies = [policies[game.player_of(s)] for s in range(n)]
+        contract = auction(deal, seat_policies)
+        ok = False
+        if contract is not None:
+            if play == "dd":
+                m, c = contract_result(deal, contract.bidder, contract.trump)
+                ok = c if contract.chelem else m
+            elif play == "pimc":
+                ok = carabin_play_pimc(deal, contract, samples, rng)
+            else:
+                raise ValueError(f"unknown play '{play}' (expected dd or pimc)")
+            p = game.player_of(contract.bidder)
+            bids[p] += 1
+            made[p] += ok
+        game = game.record(contract, ok)
+        deals += 1
+    if not game.is_over:
+        raise RuntimeError(f"no winner after {max_deals} deals")
+    return CarabinMatch(game.scores, game.winners, deals, tuple(bids), tuple(made))
+
+
+def carabin_matches_chunk(
+    rng: random.Random, start: int, count: int, params: dict[str, Any]
+) -> dict[str, list]:
+    """The ``carabin-matches`` study: ``count`` games between the ``policies`` (comma
+    separated, dealt to players in turn).
+
+    The seating rotates with the match index (match ``i`` gives player ``p`` the policy
+    ``policies[(p + i) % k]``), so every policy sits in every seat equally often. One
+    row per match and player: ``match``, ``player``, ``policy``, ``score``, ``win``
+    (1/k when k players share the win), ``bids``, ``made``, ``deals``.
+    """
+    from analysis.carabin_bidding import POLICIES
+
+    n = int(params.get("players", 4))
+    names = [s.strip() for s in str(params.get("policies", "derived,thumb")).split(",")]
+    makers = {name: POLICIES[name]() for name in set(names)}
+    cols: dict[str, list] = {
+        k: [] for k in ("match", "player", "policy", "score", "win", "bids", "made", "deals")
+    }
+    for i in range(count):
+        m_index = start + i
+        seat_names = [names[(p + m_index) % len(names)] for p in range(n)]
+        m = carabin_match(
+            [makers[x] for x in seat_names],
+            random.Random(rng.getrandbits(64)),
+            play=str(params.get("play", "dd")),
+            samples=int(params.get("samples", 4)),
+        )
+        for p in range(n):
+            row = (
+                m_index,
+                p,
+                seat_names[p],
+                m.scores[p],
+                (1 / len(m.winners)) if p in m.winners else 0.0,
+                m.bids[p],
+                m.made[p],
+                m.deals,
+            )
+            for k, v in zip(cols, row, strict=True):
+                cols[k].append(v)
+    return cols
+
+
+# ====================================================================== summaries
+
+
+def klabberjass_summary(df) -> dict[str, Any]:
+    """Win rate of A with its 95 % (Wilson) interval, and what the matches looked like."""
+    wins = int(df["a_wins"].sum())
+    p = proportion(wins, len(df))
+    return {
+        "a": str(df["a"].iloc[0]),
+        "b": str(df["b"].iloc[0]),
+        "matches": len(df),
+        "a_wins": wins,
+        "a_win_rate": p.mean,
+        "low": p.low,
+        "high": p.high,
+        "deals_per_match": float(df["deals"].mean()),
+        "a_points_per_deal": float(df["total_a"].sum() / df["deals"].sum()),
+        "b_points_per_deal": float(df["total_b"].sum() / df["deals"].sum()),
+        "a_bids_made": float(df["a_made"].sum() / max(1, df["a_bids"].sum())),
+        "b_bids_made": float(df["b_made"].sum() / max(1, df["b_bids"].sum())),
+        "a_sank": int(df["a_sank"].sum()),
+    }
+
+
+def carabin_summary(df) -> list[dict[str, Any]]:
+    """Per policy: share of wins (ties shared), the fair share, bids and make rate."""
+    out = []
+    matches = df["match"].nunique()
+    players = int(df.groupby("match")["player"].count().iloc[0])
+    for name, part in df.groupby("policy"):
+        seats = len(part)
+        # per seat, the expected share is 1 / players; the interval is on the mean
+        est = Estimate.of(part["win"].to_list())
+        out.append(
+            {
+                "policy": name,
+                "matches": matches,
+                "players": players,
+                "seats": seats,
+                "win_share": est.mean,
+                "low": est.low,
+                "high": est.high,
+                "fair_share": 1 / players,
+                "bids_per_match": float(part["bids"].sum() / matches),
+                "make_rate": float(part["made"].sum() / max(1, part["bids"].sum())),
+                "deals_per_match": float(part["deals"].mean()),
+            }
+        )
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m analysis.matches rule BIDDING_DIR`` writes the derived Klabberjass rule;
+    ``python -m analysis.matches summary MATCH_DIR OUT.json`` summarises a match study."""
+    import sys
+
+    from analysis.studies import read_manifest, read_study
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) == 2 and args[0] == "rule":
+        data = save_klabberjass_rule(read_study(args[1]))
+        data["study"] = read_manifest(args[1])
+        KLABBERJASS_RULE.write_text(json.dumps(data, indent=1) + "\n")
+        print(f"wrote {KLABBERJASS_RULE}")
+        return 0
+    if len(args) == 3 and args[0] == "summary":
+        df = read_study(args[1])
+        manifest = read_manifest(args[1])
+        if manifest["study"] == "klabberjass-matches":
+            summ: Any = klabberjass_summary(df)
+        else:
+            summ = carabin_summary(df)
+        Path(args[2]).parent.mkdir(parents=True, exist_ok=True)
+        Path(args[2]).write_text(json.dumps({"summary": summ, "study": manifest}, indent=1) + "\n")
+        print(json.dumps(summ, indent=1))
+        return 0
+    print(
+        "usage: python -m analysis.matches rule BIDDING_DIR | summary MATCH_DIR OUT.json",
+        file=sys.stderr,
+    )
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
