@@ -30,6 +30,7 @@ from solver.cards import RANKS, SUITS, card_str, cards_of, format_holding, make_
 from solver.klabberjass import PACK, SEED, Rules
 from solver.klabberjass_deal import (
     Deal,
+    _points_by_trump,
     dix_holder,
     exchange_dix,
     has_bella,
@@ -122,6 +123,151 @@ def deal_tables(deals: Sequence[Deal], rules: Rules) -> list[list[TableRow]]:
     ]
 
 
+_PACK_CARDS = tuple(cards_of(PACK))
+
+
+def _random_hands(seed: int) -> tuple[int, int, int, int, int, int]:
+    """(e6, e3, d6, d3, turn, bottom) of ``Deal.random(seed)``, without building the Deal.
+
+    The same shuffle and the same dealing order as :meth:`Deal.random` (checked by the
+    tests), minus its validation: the study deals hundreds of thousands of hands.
+    """
+    pack = list(_PACK_CARDS)
+    random.Random(seed).shuffle(pack)
+    p = pack
+    e6 = 1 << p[0] | 1 << p[1] | 1 << p[2] | 1 << p[6] | 1 << p[7] | 1 << p[8]
+    d6 = 1 << p[3] | 1 << p[4] | 1 << p[5] | 1 << p[9] | 1 << p[10] | 1 << p[11]
+    e3 = 1 << p[13] | 1 << p[14] | 1 << p[15]
+    d3 = 1 << p[16] | 1 << p[17] | 1 << p[18]
+    return e6, e3, d6, d3, p[12], p[31]
+
+
+def _solve_all(hands: Sequence[tuple[int, int]], rules: Rules) -> list[int]:
+    """E's double-dummy points for every hand pair and trump (4 per pair, trump-major
+    within a pair), E leading: one compiled batch call."""
+    import array
+
+    from solver.engine import klabberjass_core
+
+    n = 4 * len(hands)
+    e = array.array("Q", [h[0] for h in hands for _ in range(4)])
+    d = array.array("Q", [h[1] for h in hands for _ in range(4)])
+    trump = array.array("b", [0, 1, 2, 3] * len(hands))
+    out = array.array("i", bytes(4 * n))
+    if n:
+        klabberjass_core().values(
+            e,
+            d,
+            trump,
+            array.array("b", bytes(n)),
+            array.array("b", [-1] * n),
+            rules.last_trick,
+            out,
+        )
+    return out.tolist()
+
+
+_BELLA = tuple(
+    (1 << make_card(t, RANKS.index("K"))) | (1 << make_card(t, RANKS.index("Q"))) for t in range(4)
+)
+
+
+def _outcome(big_b: int, big_o: int) -> tuple[int, int, int]:
+    """(bidder's score, opponent's score, result code) of totals B and O."""
+    if big_b > big_o:
+        return big_b, big_o, 1
+    if big_b < big_o:
+        return 0, big_b + big_o, -1
+    return 0, big_o, 0
+
+
+def _contract_row(
+    cp_b: int,
+    cp_o: int,
+    own: list[tuple[tuple[int, int, int], int]],
+    opp: list[tuple[tuple[int, int, int], int]],
+    bella_b: int,
+    bella_o: int,
+) -> tuple[int, int, int]:
+    """(net, result code, sink) of one contract, as the deal table decides it.
+
+    ``own`` / ``opp``: the bidder's and the opponent's runs as (key, value). The
+    opponent declares everything; the bidder the subset of runs and Bella with the best
+    (score minus opponent's score, his score, fewest declarations) -- the rank of
+    :func:`solver.klabberjass_table.table_for_hands`. ``sink`` is the best net minus the
+    net of declaring everything (the best is at least as good, so 0 when sinking does
+    not pay).
+    """
+    big_o0 = cp_o + bella_o
+    if not own and not opp:  # the usual case: only Bella can be declared
+        b, o, res = _outcome(cp_b, big_o0)
+        if not bella_b:
+            return b - o, res, 0
+        b2, o2, res2 = _outcome(cp_b + bella_b, big_o0)
+        if (b2 - o2, b2, -1) > (b - o, b, 0):
+            return b2 - o2, res2, 0
+        return b - o, res, (b - o) - (b2 - o2)
+    opp_key = max(k for k, _ in opp) if opp else None
+    opp_seq = sum(v for _, v in opp)
+    k = len(own)
+    best: tuple[int, int, int] | None = None
+    best_res = 0
+    all_net = 0
+    for subset in range(1 << k):
+        if subset:
+            chosen = [own[i] for i in range(k) if subset >> i & 1]
+            key = max(c[0] for c in chosen)
+            if opp_key is None or key > opp_key:
+                b_seq, o_seq = sum(c[1] for c in chosen), 0
+            elif key == opp_key:
+                b_seq, o_seq = 0, 0
+            else:
+                b_seq, o_seq = 0, opp_seq
+        else:
+            b_seq, o_seq = 0, opp_seq
+        count = subset.bit_count()
+        for announce in (0, 1) if bella_b else (0,):
+            b, o, res = _outcome(cp_b + b_seq + announce * bella_b, big_o0 + o_seq)
+            rank = (b - o, b, -count - announce)
+            if best is None or rank > best:
+                best, best_res = rank, res
+            if subset == (1 << k) - 1 and announce == (1 if bella_b else 0):
+                all_net = b - o
+    assert best is not None
+    return best[0], best_res, best[0] - all_net
+
+
+def fast_tables(hands: Sequence[tuple[int, int]], rules: Rules) -> list[list[tuple[int, int, int]]]:
+    """Per deal, the (net, result code, sink) of each contract, bidder-major
+    (``[E S, E H, E D, E C, D S, ...]``): the ``klabberjass-bidding`` columns without
+    building the deal table's rows.
+
+    Only for rules without the dix (the dix changes the hands with the trump); the
+    results equal :func:`deal_tables` (checked by the tests).
+    """
+    if rules.dix:
+        raise ValueError("fast_tables does not handle the dix")
+    values = _solve_all(hands, rules)
+    points = [_points_by_trump[t] for t in range(4)]
+    out = []
+    for i, (h0, h1) in enumerate(hands):
+        runs0, runs1 = runs(h0), runs(h1)
+        both = h0 | h1
+        row: list[tuple[int, int, int]] = [(0, 0, 0)] * 8
+        for t in range(4):
+            e = values[4 * i + t]
+            d = points[t](both) + rules.last_trick - e
+            r0 = [(r.key(t, rules), r.value(rules)) for r in runs0]
+            r1 = [(r.key(t, rules), r.value(rules)) for r in runs1]
+            bm = _BELLA[t]
+            b0 = rules.bella if h0 & bm == bm else 0
+            b1 = rules.bella if h1 & bm == bm else 0
+            row[t] = _contract_row(e, d, r0, r1, b0, b1)
+            row[4 + t] = _contract_row(d, e, r1, r0, b1, b0)
+        out.append(row)
+    return out
+
+
 def bidding_chunk(
     rng: random.Random, start: int, count: int, params: dict[str, Any]
 ) -> dict[str, list]:
@@ -131,43 +277,42 @@ def bidding_chunk(
     ``turn``, ``bottom``), and per bidder and trump (``net_ES`` ...): ``net`` the
     bidder's net with optimal declarations, ``res`` 1 made / 0 tie / -1 bate,
     ``sink`` the net gained over declaring everything (0 when sinking does not help).
+
+    Deal ``i`` is ``Deal.random(s_i)`` with ``s_i`` the i-th ``rng.getrandbits(64)``.
+    Without the dix (``seed`` rules) the table is worked out by :func:`fast_tables`;
+    with it, by the deal table itself.
     """
     rules = rules_of(params.get("rules", "seed"))
-    deals = [Deal.random(rng.getrandbits(64)) for _ in range(count)]
-    tables = deal_tables(deals, rules)
-    cols: dict[str, list] = {k: [] for k in ("deal", "e6", "e3", "d6", "d3", "turn", "bottom")}
-    for b in (0, 1):
-        for t in range(4):
-            for kind in ("net", "res", "sink"):
-                cols[column(kind, b, t)] = []
-    for i, (deal, table) in enumerate(zip(deals, tables, strict=True)):
-        first = deal.first
-        assert first is not None
-        cols["deal"].append(start + i)
-        cols["e6"].append(first[0])
-        cols["e3"].append(deal.hands[0] & ~first[0])
-        cols["d6"].append(first[1])
-        cols["d3"].append(deal.hands[1] & ~first[1])
-        cols["turn"].append(deal.turn)
-        cols["bottom"].append(deal.bottom)
-        runs_held = (runs(deal.hands[0]), runs(deal.hands[1]))
+    cards = [_random_hands(rng.getrandbits(64)) for _ in range(count)]
+    cols: dict[str, list] = {"deal": list(range(start, start + count))}
+    for k, name in enumerate(("e6", "e3", "d6", "d3", "turn", "bottom")):
+        cols[name] = [c[k] for c in cards]
+    names = [
+        (column("net", b, t), column("res", b, t), column("sink", b, t))
+        for b in (0, 1)
+        for t in range(4)
+    ]
+    if not rules.dix:
+        tables = fast_tables([(c[0] | c[1], c[2] | c[3]) for c in cards], rules)
+        for j, (net, res, sink) in enumerate(names):
+            cols[net] = [row[j][0] for row in tables]
+            cols[res] = [row[j][1] for row in tables]
+            cols[sink] = [row[j][2] for row in tables]
+        return cols
+    deals = [Deal((c[0] | c[1], c[2] | c[3]), c[4], (c[0], c[2]), c[5]) for c in cards]
+    for net, res, sink in names:
+        cols[net], cols[res], cols[sink] = [], [], []
+    for deal, table in zip(deals, deal_tables(deals, rules), strict=True):
         for row in table:
             b, t = row.bidder, row.trump
-            net = net_of(row)
-            cols[column("net", b, t)].append(net)
+            value = net_of(row)
+            cols[column("net", b, t)].append(value)
             cols[column("res", b, t)].append(RESULT_CODE[row.result])
             hands = deal.hands
             if row.dix is not None:
                 hands = exchange_dix(deal.hands, deal.turn, row.dix)
-                held = runs(hands[b])
-            else:
-                held = runs_held[b]
-            sank = len(row.declared[b]) < len(held) or (
-                not row.bella_declared[b] and has_bella(hands[b], t)
-            )
-            # the bidder sinks only when it pays: otherwise both ways are the same
-            sink = net - declare_all_net(row, hands, rules) if sank else 0
-            cols[column("sink", b, t)].append(sink)
+            # the best declaration is at least as good as declaring all
+            cols[column("sink", b, t)].append(value - declare_all_net(row, hands, rules))
     return cols
 
 

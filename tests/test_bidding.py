@@ -209,3 +209,28 @@ def test_classic_rules_table_study_runs():
     for i, table in enumerate(tables):
         for r in table:
             assert cols[column("net", r.bidder, r.trump)][i] == net_of(r)
+
+
+def test_fast_tables_equal_the_deal_tables_and_random_hands_equal_deal_random():
+    from analysis.bidding import RESULT_CODE, _random_hands, declare_all_net, fast_tables
+
+    rng = random.Random(21)
+    deals = []
+    for _ in range(400):
+        seed = rng.getrandbits(64)
+        e6, e3, d6, d3, turn, bottom = _random_hands(seed)
+        deal = Deal.random(seed)
+        assert deal == Deal((e6 | e3, d6 | d3), turn, (e6, d6), bottom)
+        deals.append(deal)
+    fast = fast_tables([d.hands for d in deals], SEED)
+    with_runs = 0
+    for deal, table, row in zip(deals, deal_tables(deals, SEED), fast, strict=True):
+        with_runs += bool(runs(deal.hands[0]) or runs(deal.hands[1]))
+        for r in table:
+            net, res, sink = row[4 * r.bidder + r.trump]
+            assert net == net_of(r)
+            assert res == RESULT_CODE[r.result]
+            assert sink == net - declare_all_net(r, deal.hands, SEED)
+    assert with_runs > 100  # the general path (sequences to compare) was exercised
+    with pytest.raises(ValueError):
+        fast_tables([deals[0].hands], Rules.preset("classic"))
