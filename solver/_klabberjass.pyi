@@ -16,6 +16,17 @@ class Core:
     def pv(
         self, e: int, d: int, trump: int, leader: int, trick: int, bonus: int
     ) -> tuple[int, list[int]]: ...
+    def optimal_tree(
+        self,
+        e: int,
+        d: int,
+        trump: int,
+        leader: int,
+        trick: int,
+        bonus: int,
+        per_class: bool,
+        max_nodes: int,
+    ) -> dict[str, list[int]] | None: ...
     def values(
         self, e: Any, d: Any, trump: Any, leader: Any, trick: Any, bonus: int, out: Any
     ) -> None: ...

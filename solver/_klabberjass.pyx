@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Compiled Klabberjass search core (see _klabberjass_core.h). Ints in, ints out."""
 
-from libc.stdint cimport uint64_t, int64_t
+from libc.stdint cimport int8_t, int16_t, uint32_t, uint64_t, int64_t
 from cpython.exc cimport PyErr_CheckSignals
 
 cdef extern from "_klabberjass_core.h" nogil:
@@ -17,6 +17,32 @@ cdef extern from "_klabberjass_core.h" nogil:
                  int *cards, int *values)
     int kj_pv(kj_ctx *c, uint64_t e, uint64_t d, int trump, int leader, int trick, int bonus,
               int *cards, int *value)
+    ctypedef struct kj_tree:
+        int nn, nm, ne
+        uint32_t *iE
+        uint32_t *iD
+        int8_t *lead
+        int8_t *ilc
+        int16_t *value
+        int16_t *rem
+        int16_t *depth
+        int8_t *crit
+        int *mstart
+        int8_t *mcard
+        int16_t *mvalue
+        int *eu
+        int *ev
+        int8_t *ecard
+        int8_t *ewon
+        int16_t *evalue
+        int16_t *eloss
+        int16_t *epts
+        uint64_t *eclass
+    int kj_tree_build(kj_ctx *c, uint64_t e, uint64_t d, int trump, int leader, int trick, int bonus,
+                      int per_class, int max_nodes, kj_tree **out)
+    void kj_tree_free(kj_tree *t)
+    uint64_t kj_to_external(const kj_ctx *c, uint32_t m)
+    int kj_card_to_external(const kj_ctx *c, int ic)
 
 
 cdef class Core:
@@ -84,3 +110,53 @@ cdef class Core:
                 for i in range(start, stop):
                     out[i] = kj_value(self.ctx, e[i], d[i], trump[i], leader[i], trick[i], bonus)
             PyErr_CheckSignals()
+
+    def optimal_tree(self, uint64_t e, uint64_t d, int trump, int leader, int trick, int bonus,
+                     bint per_class, int max_nodes):
+        """The DAG of optimal play from a position, as flat lists (None if over max_nodes).
+
+        Nodes, in order of discovery (breadth-first; node 0 is the root): ``e``, ``d``
+        (hands), ``lead``, ``trick`` (external card or -1), ``value`` (E's exact points
+        from here), ``rem`` (points left), ``depth``, ``critical`` and ``mstart`` (node
+        i's legal cards are ``mcard[mstart[i]:mstart[i + 1]]``, ascending, with the
+        mover's points ``mvalue``; none for a finished position). Edges: ``u``, ``v``
+        (node indices), ``card``, ``value`` (the mover's points), ``loss``, ``won``
+        (trick winner or -1), ``points`` (of the trick completed) and ``cls`` (the set
+        of the card's equivalent cards). See kj_tree_build in _klabberjass_core.h.
+        """
+        cdef kj_tree *t = NULL
+        cdef kj_ctx *ctx = self.ctx
+        cdef int n, i
+        with nogil:
+            n = kj_tree_build(self.ctx, e, d, trump, leader, trick, bonus, per_class, max_nodes, &t)
+        try:
+            if n == -1:
+                return None
+            if n == -2:
+                raise KeyboardInterrupt("tree enumeration stopped")
+            if n < 0:
+                raise MemoryError("cannot allocate the optimal tree")
+            return {
+                "e": [kj_to_external(ctx, t.iE[i]) for i in range(n)],
+                "d": [kj_to_external(ctx, t.iD[i]) for i in range(n)],
+                "lead": [t.lead[i] for i in range(n)],
+                "trick": [kj_card_to_external(ctx, t.ilc[i]) if t.ilc[i] >= 0 else -1
+                          for i in range(n)],
+                "value": [t.value[i] for i in range(n)],
+                "rem": [t.rem[i] for i in range(n)],
+                "depth": [t.depth[i] for i in range(n)],
+                "critical": [t.crit[i] for i in range(n)],
+                "mstart": [t.mstart[i] for i in range(n + 1)],
+                "mcard": [t.mcard[i] for i in range(t.nm)],
+                "mvalue": [t.mvalue[i] for i in range(t.nm)],
+                "u": [t.eu[i] for i in range(t.ne)],
+                "v": [t.ev[i] for i in range(t.ne)],
+                "card": [t.ecard[i] for i in range(t.ne)],
+                "evalue": [t.evalue[i] for i in range(t.ne)],
+                "loss": [t.eloss[i] for i in range(t.ne)],
+                "won": [t.ewon[i] for i in range(t.ne)],
+                "points": [t.epts[i] for i in range(t.ne)],
+                "cls": [t.eclass[i] for i in range(t.ne)],
+            }
+        finally:
+            kj_tree_free(t)

@@ -541,4 +541,245 @@ static int kj_pv(kj_ctx *c, uint64_t e, uint64_t d, int trump, int leader, int t
     return k;
 }
 
+/* ---------------------------------------------------------------- optimal DAG
+ *
+ * Every line of optimal play from a node, as a DAG of nodes merged by position
+ * (both hands, leader, card led to the unfinished trick), enumerated breadth-first.
+ * At each node every legal card gets its exact value (the node's own value is known
+ * from its parent, which bounds each child's and narrows its search window); the
+ * node's legal cards are split into classes of equivalent cards (one suit, equal
+ * points, no card of the other hand or of the trick between them, walking the suit
+ * from its strongest card down; the mover's cards that are not legal are skipped);
+ * every card of each optimal class (or its weakest card only, with per_class) is
+ * followed. Node indices are in order of discovery; a node's edges and its children
+ * follow the classes' order (suits S H D C, strongest card first). Output is in the
+ * 52-card external form. */
+
+typedef struct {
+    int nn, ncap;                 /* nodes */
+    uint32_t *iE, *iD;            /* internal hands */
+    int8_t *lead, *ilc;           /* leader; internal card led to the trick or -1 */
+    int16_t *value, *rem, *depth; /* E's exact points from here; points left; cards played */
+    int8_t *crit;                 /* 1 = critical: several classes, one optimal */
+    int *mstart;                  /* first move of each node (mstart[nn] = nm at the end) */
+    int nm, mcap;                 /* moves: every legal card of every expanded node */
+    int8_t *mcard;                /* external card, ascending within a node */
+    int16_t *mvalue;              /* the mover's points from here with it */
+    int ne, ecap;                 /* edges */
+    int *eu, *ev;
+    int8_t *ecard, *ewon;         /* external card; trick winner or -1 */
+    int16_t *evalue, *eloss, *epts;
+    uint64_t *eclass;             /* external mask of the card's class */
+    int hcap;                     /* open-addressing map position -> node index, -1 = empty */
+    int *hidx;
+} kj_tree;
+
+static void kj_tree_free(kj_tree *t)
+{
+    if (!t) return;
+    free(t->iE); free(t->iD); free(t->lead); free(t->ilc); free(t->value); free(t->rem);
+    free(t->depth); free(t->crit); free(t->mstart);
+    free(t->mcard); free(t->mvalue);
+    free(t->eu); free(t->ev); free(t->ecard); free(t->ewon); free(t->evalue); free(t->eloss);
+    free(t->epts); free(t->eclass);
+    free(t->hidx);
+    free(t);
+}
+
+#define KJ_GROW(p, n) do { void *q_ = realloc((p), (size_t)(n) * sizeof(*(p))); if (!q_) return -1; (p) = q_; } while (0)
+
+static int kj_tree_grow_nodes(kj_tree *t)
+{
+    int n = t->ncap ? 2 * t->ncap : 1024;
+    KJ_GROW(t->iE, n); KJ_GROW(t->iD, n); KJ_GROW(t->lead, n); KJ_GROW(t->ilc, n);
+    KJ_GROW(t->value, n); KJ_GROW(t->rem, n); KJ_GROW(t->depth, n); KJ_GROW(t->crit, n);
+    KJ_GROW(t->mstart, n + 1);
+    t->ncap = n;
+    return 0;
+}
+
+static int kj_tree_grow_moves(kj_tree *t)
+{
+    int n = t->mcap ? 2 * t->mcap : 4096;
+    KJ_GROW(t->mcard, n); KJ_GROW(t->mvalue, n);
+    t->mcap = n;
+    return 0;
+}
+
+static int kj_tree_grow_edges(kj_tree *t)
+{
+    int n = t->ecap ? 2 * t->ecap : 2048;
+    KJ_GROW(t->eu, n); KJ_GROW(t->ev, n); KJ_GROW(t->ecard, n); KJ_GROW(t->ewon, n);
+    KJ_GROW(t->evalue, n); KJ_GROW(t->eloss, n); KJ_GROW(t->epts, n); KJ_GROW(t->eclass, n);
+    t->ecap = n;
+    return 0;
+}
+
+static inline uint32_t kj_tree_hash(uint32_t hE, uint32_t hD, int leader, int lc)
+{
+    uint64_t k = (uint64_t)hE | ((uint64_t)hD << 32);
+    return (uint32_t)(kj_hash(k, (unsigned)(leader | ((lc + 1) << 1))) >> 32);
+}
+
+static int kj_tree_rehash(kj_tree *t)
+{
+    int n = t->hcap ? 2 * t->hcap : 4096;
+    int *h = (int *)malloc((size_t)n * sizeof(int));
+    if (!h) return -1;
+    memset(h, 0xFF, (size_t)n * sizeof(int));
+    for (int i = 0; i < t->nn; i++) {
+        uint32_t j = kj_tree_hash(t->iE[i], t->iD[i], t->lead[i], t->ilc[i]) & (uint32_t)(n - 1);
+        while (h[j] >= 0) j = (j + 1) & (uint32_t)(n - 1);
+        h[j] = i;
+    }
+    free(t->hidx);
+    t->hidx = h;
+    t->hcap = n;
+    return 0;
+}
+
+/* The index of the node, added (with its E value and depth) if new; -1 on no memory. */
+static int kj_tree_node(kj_tree *t, const kj_node *n, int value, int depth)
+{
+    if (2 * (t->nn + 1) > t->hcap && kj_tree_rehash(t)) return -1;
+    uint32_t mask = (uint32_t)(t->hcap - 1);
+    uint32_t j = kj_tree_hash(n->hE, n->hD, n->leader, n->lc) & mask;
+    for (;; j = (j + 1) & mask) {
+        int i = t->hidx[j];
+        if (i < 0) break;
+        if (t->iE[i] == n->hE && t->iD[i] == n->hD && t->lead[i] == n->leader && t->ilc[i] == n->lc)
+            return i;
+    }
+    if (t->nn == t->ncap && kj_tree_grow_nodes(t)) return -1;
+    int i = t->nn++;
+    t->hidx[j] = i;
+    t->iE[i] = n->hE;
+    t->iD[i] = n->hD;
+    t->lead[i] = (int8_t)n->leader;
+    t->ilc[i] = (int8_t)n->lc;
+    t->value[i] = (int16_t)value;
+    t->rem[i] = (int16_t)n->rem;
+    t->depth[i] = (int16_t)depth;
+    t->crit[i] = 0;
+    return i;
+}
+
+static uint64_t kj_to_external(const kj_ctx *c, uint32_t m)
+{
+    uint64_t out = 0;
+    while (m) { out |= 1ull << kj_card_to_external(c, kj_ctz(m)); m &= m - 1; }
+    return out;
+}
+
+/* E's exact points from child `ch` of a node of E value `v` reached by the mover's
+ * card that won E `gain` points: the child is worth at most v - gain to E if E moved,
+ * at least that if D did, which narrows the window. */
+static int kj_tree_child_value(kj_ctx *c, const kj_node *ch, int mover, int v, int gain)
+{
+    if (!(ch->hE | ch->hD) && ch->lc < 0) return 0;
+    int bound = v - gain;
+    if (mover == 0) return kj_search(c, ch->hE, ch->hD, ch->leader, ch->lc, ch->rem, -1, bound + 1);
+    return kj_search(c, ch->hE, ch->hD, ch->leader, ch->lc, ch->rem, bound - 1, ch->rem + 1);
+}
+
+/* Enumerate the optimal DAG from a node into *out (allocated here; free it with
+ * kj_tree_free). Returns the number of nodes, -1 when it would exceed max_nodes,
+ * -2 when stopped, -3 when out of memory. */
+static int kj_tree_build(kj_ctx *c, uint64_t e, uint64_t d, int trump, int leader, int trick, int bonus,
+                         int per_class, int max_nodes, kj_tree **out)
+{
+    kj_tree *t = (kj_tree *)calloc(1, sizeof(kj_tree));
+    *out = t;
+    if (!t) return -3;
+    kj_node root;
+    c->age++;
+    kj_node_init(c, &root, e, d, trump, leader, trick, bonus);
+    int v0 = (!(root.hE | root.hD) && root.lc < 0) ? 0 : kj_exact(c, root.hE, root.hD, root.leader, root.lc, root.rem);
+    if (kj_tree_node(t, &root, v0, 0) < 0) return -3;
+    for (int i = 0; i < t->nn; i++) {
+        if (c->stop && *c->stop) return -2;
+        kj_node n;
+        n.hE = t->iE[i]; n.hD = t->iD[i]; n.leader = t->lead[i]; n.lc = t->ilc[i]; n.rem = t->rem[i];
+        int v = t->value[i], depth = t->depth[i];
+        t->mstart[i] = t->nm;
+        if (!(n.hE | n.hD) && n.lc < 0) continue;
+        int mover = kj_node_mover(&n);
+        uint32_t legal = kj_node_legal(c, &n);
+        int mval[32], best = -KJ_INF;
+        /* every legal card's value for the mover, and the moves in external order */
+        int ext[18], val[18], k = 0;
+        for (uint32_t m = legal; m; m &= m - 1) {
+            int x = kj_ctz(m), gain;
+            kj_node ch = kj_child(c, &n, x, &gain);
+            int ev = gain + kj_tree_child_value(c, &ch, mover, v, gain);
+            mval[x] = mover == 0 ? ev : n.rem - ev;
+            if (mval[x] > best) best = mval[x];
+            int cx = kj_card_to_external(c, x), j = k++;
+            while (j > 0 && ext[j - 1] > cx) { ext[j] = ext[j - 1]; val[j] = val[j - 1]; j--; }
+            ext[j] = cx;
+            val[j] = mval[x];
+        }
+        while (t->nm + k > t->mcap) if (kj_tree_grow_moves(t)) return -3;
+        for (int j = 0; j < k; j++) {
+            t->mcard[t->nm] = (int8_t)ext[j];
+            t->mvalue[t->nm++] = (int16_t)val[j];
+        }
+        /* classes of equivalent cards, in order: suit, then strongest card first */
+        uint32_t others = (mover ? n.hE : n.hD) | (n.lc >= 0 ? 1u << n.lc : 0u);
+        uint32_t classes[18];
+        int ncls = 0, nopt = 0, last = -1;
+        for (int s = 0; s < 4; s++) {
+            uint32_t cur = 0;
+            for (int p = 7; p >= 0; p--) {
+                int x = 8 * s + p;
+                if ((others >> x) & 1) {
+                    if (cur) { classes[ncls++] = cur; cur = 0; }
+                } else if ((legal >> x) & 1) {
+                    if (cur && c->pts[last] != c->pts[x]) { classes[ncls++] = cur; cur = 0; }
+                    cur |= 1u << x;
+                    last = x;
+                }
+            }
+            if (cur) classes[ncls++] = cur;
+        }
+        for (int q = 0; q < ncls; q++)
+            if (mval[31 - __builtin_clz(classes[q])] == best) nopt++;
+        t->crit[i] = (int8_t)(ncls > 1 && nopt == 1);
+        for (int q = 0; q < ncls; q++) {
+            uint32_t cls = classes[q];
+            if (mval[31 - __builtin_clz(cls)] != best) continue;
+            uint64_t ecls = kj_to_external(c, cls);
+            /* strongest first; per_class keeps only the weakest card */
+            for (uint32_t m = per_class ? (cls & -cls) : cls; m;) {
+                int x = 31 - __builtin_clz(m);
+                m &= ~(1u << x);
+                int gain;
+                kj_node ch = kj_child(c, &n, x, &gain);
+                int ev = mover == 0 ? mval[x] : n.rem - mval[x];
+                int before = t->nn;
+                int ci = kj_tree_node(t, &ch, ev - gain, depth + 1);
+                if (ci < 0) return -3;
+                if (t->nn > before && t->nn > max_nodes) return -1;
+                if (t->ne == t->ecap && kj_tree_grow_edges(t)) return -3;
+                int ei = t->ne++;
+                t->eu[ei] = i;
+                t->ev[ei] = ci;
+                t->ecard[ei] = (int8_t)kj_card_to_external(c, x);
+                t->evalue[ei] = (int16_t)mval[x];
+                t->eloss[ei] = (int16_t)(best - mval[x]);
+                if (n.lc >= 0) {
+                    t->ewon[ei] = (int8_t)(kj_beats(c, n.lc, x) ? 1 - n.leader : n.leader);
+                    t->epts[ei] = (int16_t)(n.rem - ch.rem);
+                } else {
+                    t->ewon[ei] = -1;
+                    t->epts[ei] = 0;
+                }
+                t->eclass[ei] = ecls;
+            }
+        }
+    }
+    t->mstart[t->nn] = t->nm;
+    return t->nn;
+}
+
 #endif
