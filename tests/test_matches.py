@@ -1,0 +1,202 @@
+"""Simulated matches: scoring against hand-worked games, seats alternating, declarations,
+double-dummy play against the deal table, PIMC play, determinism by seed."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from analysis.carabin_bidding import always_policy, contract_result
+from analysis.matches import (
+    KLABBERJASS_POLICIES,
+    DealRecord,
+    carabin_match,
+    carabin_matches_chunk,
+    carabin_play_pimc,
+    carabin_summary,
+    declarations,
+    klabberjass_auction,
+    klabberjass_deal,
+    klabberjass_match,
+    klabberjass_matches_chunk,
+    klabberjass_summary,
+    play_dd,
+    play_pimc,
+)
+from solver.carabin import Call, Contract
+from solver.carabin import Deal as CDeal
+from solver.carabin import Game as CGame
+from solver.carabin import Rules as CRules
+from solver.cards import parse_holding
+from solver.klabberjass import SEED
+from solver.klabberjass_deal import Deal, has_bella, runs, score_deal
+from solver.klabberjass_table import deal_table
+
+pd = pytest.importorskip("pandas")
+P = KLABBERJASS_POLICIES
+
+
+def scripted(scores):
+    """A deal function that returns the given (E, D) scores in turn and records who sat E."""
+    it = iter(scores)
+    seen = []
+
+    def deal_fn(deal, policies, rng, **kwargs):
+        seen.append(policies[0].name)
+        return DealRecord(next(it), 0, 0, False, "made")
+
+    return deal_fn, seen
+
+
+def test_klabberjass_match_scoring_hand_worked():
+    # A = thumb sits E first. Deal 1: E 300, D 40 -> A 300, B 40. Deal 2 (A sits D):
+    # E 0, D 162 (bate of B) -> A 462. Deal 3 (A sits E): E 50, D 120 -> A 512, B 160.
+    fn, seen = scripted([(300, 40), (0, 162), (50, 120)])
+    m = klabberjass_match(P["thumb"], P["always"], random.Random(1), 0, deal_fn=fn)
+    assert m.totals == (512, 160) and m.winner == 0 and m.deals == 3
+    assert seen == ["thumb", "always", "thumb"]
+    # A sits D first: the same scores now go the other way round
+    fn, seen = scripted([(300, 40), (0, 162), (50, 120), (200, 0)])
+    m = klabberjass_match(P["thumb"], P["always"], random.Random(1), 1, deal_fn=fn)
+    # A: 40 + 0 + 120 = 160 ... B: 300 + 162 + 50 = 512 after three deals
+    assert m.totals == (160, 512) and m.winner == 1 and m.deals == 3
+    assert seen == ["always", "thumb", "always"]
+
+
+def test_klabberjass_match_both_over_500_higher_wins_and_ties_go_on():
+    fn, _ = scripted([(490, 480), (20, 40), (10, 0)])
+    # after deal 2: A (E, then D) = 490 + 40 = 530, B = 480 + 20 = 500: A wins
+    m = klabberjass_match(P["thumb"], P["thumb"], random.Random(1), 0, deal_fn=fn)
+    assert m.totals == (530, 500) and m.winner == 0 and m.deals == 2
+    fn, _ = scripted([(500, 500), (0, 10)])
+    # equal totals above 500: another deal decides (A sits D in deal 2 and scores 10)
+    m = klabberjass_match(P["thumb"], P["thumb"], random.Random(1), 0, deal_fn=fn)
+    assert m.totals == (510, 500) and m.winner == 0 and m.deals == 2
+
+
+def test_declarations_hand_worked():
+    # E: a run AKQ of spades and Bella in hearts; D: a run of four (T987 of clubs)
+    e = parse_holding("AKQ.KQ7.9.8")
+    d = parse_holding("J.A.AK.T987")
+    seqs, bella = declarations((e, d), bidder=0, trump=1, bidder_sinks=False, rules=SEED)
+    assert seqs == (0, 50) and bella == (50, 0)  # a run of four beats a run of three
+    seqs, bella = declarations((e, d), bidder=0, trump=1, bidder_sinks=True, rules=SEED)
+    assert seqs == (0, 50) and bella == (0, 0)
+    seqs, bella = declarations((e, d), bidder=1, trump=1, bidder_sinks=True, rules=SEED)
+    assert seqs == (20, 0) and bella == (50, 0)  # D sinks his run: E's run scores
+
+
+def test_dd_deal_equals_the_deal_table_when_nobody_can_sink():
+    # without runs or Bella there is nothing to declare: the table's row is the score
+    rng = random.Random(5)
+    checked = 0
+    while checked < 6:
+        deal = Deal.random(rng.getrandbits(64))
+        t = deal.turn >> 4
+        if runs(deal.hands[0]) or runs(deal.hands[1]):
+            continue
+        if has_bella(deal.hands[0], t) or has_bella(deal.hands[1], t):
+            continue
+        rec = klabberjass_deal(deal, (P["always"], P["always"]), random.Random(1), play="dd")
+        assert (rec.bidder, rec.trump) == (0, t)  # E always takes
+        row = next(r for r in deal_table(deal) if (r.bidder, r.trump) == (0, t))
+        assert (rec.score, rec.result) == (row.score, row.result)
+        checked += 1
+
+
+def test_dd_deal_scores_declare_all():
+    rng = random.Random(11)
+    for _ in range(20):
+        deal = Deal.random(rng.getrandbits(64))
+        rec = klabberjass_deal(deal, (P["always"], P["thumb"]), random.Random(2), play="dd")
+        b, t = rec.bidder, rec.trump
+        assert b == 0
+        cp = play_dd(deal.hands, t, SEED)
+        seqs, bella = declarations(deal.hands, b, t, False, SEED)
+        assert rec.score == score_deal(b, cp, seqs, bella).score
+        assert not rec.sank
+
+
+def test_auction_thumb_and_always():
+    deal = Deal.parse("E=AK.K.K8.A/T9..J. D=8.QT8.9.8/..A.KJ turn=7C")
+    rng = random.Random(1)
+    assert klabberjass_auction(deal, (P["always"], P["thumb"]), rng) == (0, 3)
+    # neither holds the Jass or Menel of any suit with enough trumps: annulled
+    assert klabberjass_auction(deal, (P["thumb"], P["thumb"]), rng) is None
+    # D holds J-8 of clubs: thumb takes after E passes
+    deal = Deal.parse("E=AK.K.K8.A/T9..Q. D=8.QT8.9.J/..A.K8 turn=7C")
+    assert klabberjass_auction(deal, (P["thumb"], P["thumb"]), rng) is None
+    deal = Deal.parse("E=AK.K.K8.A/T9..Q. D=8.QT8..J8/..A9.K turn=7C")
+    assert klabberjass_auction(deal, (P["thumb"], P["thumb"]), rng) == (1, 3)
+
+
+def test_derived_policy_bids_strong_hands_and_sinking_is_decided():
+    deal = Deal.parse("E=J9A.A.A.A/KQ...T D=78.78.78./.K.9.K turn=TS")
+    rec = klabberjass_deal(deal, (P["derived"], P["thumb"]), random.Random(3), play="dd")
+    assert (rec.bidder, rec.trump) == (0, 0)
+    assert rec.result == "made" and not rec.sank  # a huge margin: he declares
+
+
+def test_pimc_play_is_a_legal_full_deal():
+    deal = Deal.random(3)
+    e, d = play_pimc(deal.hands, 1, deal.turn, 2, random.Random(4), SEED)
+    from solver.klabberjass_table import card_points_of
+
+    assert e + d == card_points_of(deal.hands[0] | deal.hands[1], 1) + 10
+    assert (e, d) == play_pimc(deal.hands, 1, deal.turn, 2, random.Random(4), SEED)
+
+
+def test_match_study_chunk_is_deterministic_and_summarised():
+    params = {"a": "derived", "b": "thumb", "play": "dd", "samples": 2, "sink_samples": 4}
+    a = klabberjass_matches_chunk(random.Random(9), 0, 4, params)
+    b = klabberjass_matches_chunk(random.Random(9), 0, 4, params)
+    assert a == b
+    assert a["a_first_seat"] == [0, 1, 0, 1]
+    for ta, tb, w in zip(a["total_a"], a["total_b"], a["a_wins"], strict=True):
+        assert max(ta, tb) >= 500 and w == (ta > tb)
+    s = klabberjass_summary(pd.DataFrame(a))
+    assert s["matches"] == 4 and s["low"] <= s["a_win_rate"] <= s["high"]
+    pimc = klabberjass_matches_chunk(random.Random(9), 0, 1, {**params, "play": "pimc"})
+    assert pimc["deals"][0] >= 1
+    with pytest.raises(ValueError):
+        klabberjass_matches_chunk(random.Random(9), 0, 1, {**params, "rules": "classic"})
+
+
+def test_carabin_match_replayed_by_hand():
+    # every seat bids "always": seat 0 takes the turn-up suit every deal; replay the game
+    n = 3
+    m = carabin_match([always_policy] * n, random.Random(6))
+    rng = random.Random(6)
+    game = CGame(CRules(players=n))
+    deals = 0
+    while not game.is_over:
+        deal = CDeal.dealt(n, rng=random.Random(rng.getrandbits(64)))
+        made, _ = contract_result(deal, 0, deal.turn >> 4)
+        game = game.record(Contract(0, deal.turn >> 4), made)
+        deals += 1
+    assert (m.scores, m.winners, m.deals) == (game.scores, game.winners, deals)
+    assert sum(m.bids) == deals
+    with pytest.raises(RuntimeError):
+        carabin_match([lambda v, r, s: Call("pass")] * 3, random.Random(1), max_deals=5)
+
+
+def test_carabin_pimc_play_makes_a_sure_chelem_and_fails_a_hopeless_one():
+    deal = CDeal.parse("0=AKQJ.../T987... 1=6543.../2...AKQ 2=.AKQJ../.T987.. turn=6H")
+    assert carabin_play_pimc(deal, Contract(0, 0, True), 1, random.Random(1))
+    assert not carabin_play_pimc(deal, Contract(1, 0), 1, random.Random(1))
+
+
+def test_carabin_match_chunk_rotates_policies_and_shares_wins():
+    params = {"players": 3, "policies": "thumb,always", "play": "dd", "samples": 1}
+    cols = carabin_matches_chunk(random.Random(2), 0, 4, params)
+    df = pd.DataFrame(cols)
+    assert cols == carabin_matches_chunk(random.Random(2), 0, 4, params)
+    for _, part in df.groupby("match"):
+        assert part["win"].sum() == pytest.approx(1.0)
+        assert part["score"].max() >= 10
+    assert list(df[df.match == 0].policy) == ["thumb", "always", "thumb"]
+    assert list(df[df.match == 1].policy) == ["always", "thumb", "always"]
+    rows = {r["policy"]: r for r in carabin_summary(df)}
+    assert set(rows) == {"thumb", "always"}
+    assert rows["thumb"]["seats"] + rows["always"]["seats"] == 12
