@@ -19,6 +19,7 @@ value is what the mover's side takes from here if he plays it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -29,6 +30,46 @@ from solver.errors import NotationError, RulesError
 @lru_cache(maxsize=1 << 16)
 def _holding(mask: int) -> str:
     return format_holding(mask)
+
+
+@dataclass
+class FlatTree:
+    """An optimal trick tree as flat lists, built by a game's compiled core.
+
+    Nodes are numbered in breadth-first order of discovery (0 is the root); node ``i``
+    has the key ``keys[i]``, the points ``value0[i]`` / ``value1[i]`` of side 0 / 1 from
+    there, the seat ``mover[i]`` and side ``side[i]`` to move (-1 once the play is
+    over), its ``depth`` and its ``critical`` flag; its legal cards are
+    ``move_card[move_start[i]:move_start[i + 1]]`` in ascending order, with the mover's
+    side's points ``move_value`` (none for a finished position). Edge ``j`` goes from
+    node ``edge_u[j]`` to ``edge_v[j]`` by ``edge_card[j]``, worth ``edge_value[j]`` to
+    the mover's side, losing ``edge_loss[j]``; it completes a trick won by seat
+    ``edge_won[j]`` (-1 if none) worth ``edge_points[j]``; ``edge_cards[j]`` is the
+    card's class of equivalent cards, strongest first (only with ``per_class``).
+    Edges are in the order of their parent, then the order of
+    :meth:`Game.equivalence_classes`. ``complete`` is False when the tree has more
+    nodes than allowed (the lists are then empty).
+    """
+
+    complete: bool
+    keys: list[str] = field(default_factory=list)
+    value0: list[int] = field(default_factory=list)
+    value1: list[int] = field(default_factory=list)
+    mover: list[int] = field(default_factory=list)
+    side: list[int] = field(default_factory=list)
+    depth: list[int] = field(default_factory=list)
+    critical: list[int] = field(default_factory=list)
+    move_start: list[int] = field(default_factory=list)
+    move_card: list[int] = field(default_factory=list)
+    move_value: list[int] = field(default_factory=list)
+    edge_u: list[int] = field(default_factory=list)
+    edge_v: list[int] = field(default_factory=list)
+    edge_card: list[int] = field(default_factory=list)
+    edge_value: list[int] = field(default_factory=list)
+    edge_loss: list[int] = field(default_factory=list)
+    edge_won: list[int] = field(default_factory=list)
+    edge_points: list[int] = field(default_factory=list)
+    edge_cards: list[list[int]] | None = None
 
 
 class Game:
@@ -88,6 +129,11 @@ class Game:
     def values(self, positions: Sequence[Any]) -> list[tuple[int, int]]:
         """The :meth:`value` of many positions (games may batch this)."""
         return [self.value(p) for p in positions]
+
+    def optimal_flat(self, position: Any, per_class: bool, max_nodes: int) -> FlatTree | None:
+        """The optimal tree from ``position`` in one compiled call, or None if the game
+        has no such fast path (trees are then built move by move)."""
+        return None
 
     def value_from_moves(self, position: Any, moves: dict[int, int]) -> tuple[int, int]:
         """The node value implied by the values of its legal cards."""
@@ -314,6 +360,66 @@ class KlabberjassGame(Game):
 
         es = klabberjass_values(positions, self.rules)
         return [(e, self.points_left(p) - e) for e, p in zip(es, positions, strict=True)]
+
+    def optimal_flat(self, position: Any, per_class: bool, max_nodes: int) -> FlatTree | None:
+        from solver.engine import klabberjass_core
+
+        raw = klabberjass_core().optimal_tree(*self._args(position), per_class, max_nodes)
+        if raw is None:
+            return FlatTree(False)
+        prefix = [f"trump={SUITS[position.trump]} lead={seat} E=" for seat in ("E", "D")]
+        holding: dict[int, str] = {}
+        keys = []
+        for e, d, lead, trick in zip(raw["e"], raw["d"], raw["lead"], raw["trick"], strict=True):
+            he = holding.get(e)
+            if he is None:
+                he = holding[e] = format_holding(e)
+            hd = holding.get(d)
+            if hd is None:
+                hd = holding[d] = format_holding(d)
+            if trick < 0:
+                keys.append(f"{prefix[lead]}{he} D={hd}")
+            else:
+                keys.append(f"{prefix[lead]}{he} D={hd} trick={card_str(trick)}")
+        value0 = raw["value"]
+        value1 = [r - v for r, v in zip(raw["rem"], value0, strict=True)]
+        start = raw["mstart"]
+        mover = [  # a position with no legal card is finished
+            (lead if t < 0 else 1 - lead) if a < b else -1
+            for lead, t, a, b in zip(raw["lead"], raw["trick"], start[:-1], start[1:], strict=True)
+        ]
+        edge_cards = None
+        if per_class:
+            order = self._order[position.trump]
+            members: dict[int, list[int]] = {}
+            edge_cards = []
+            for mask in raw["cls"]:
+                cards = members.get(mask)
+                if cards is None:
+                    suit = (mask & -mask).bit_length() - 1 >> 4
+                    cards = members[mask] = [c for c in order[suit] if mask >> c & 1]
+                edge_cards.append(cards)
+        return FlatTree(
+            complete=True,
+            keys=keys,
+            value0=value0,
+            value1=value1,
+            mover=mover,
+            side=mover,  # a Klabberjass side is a seat
+            depth=raw["depth"],
+            critical=raw["critical"],
+            move_start=start,
+            move_card=raw["mcard"],
+            move_value=raw["mvalue"],
+            edge_u=raw["u"],
+            edge_v=raw["v"],
+            edge_card=raw["card"],
+            edge_value=raw["evalue"],
+            edge_loss=raw["loss"],
+            edge_won=raw["won"],
+            edge_points=raw["points"],
+            edge_cards=edge_cards,
+        )
 
     def power(self, position: Any, card: int) -> int:
         return self._card_power(card, position.trump)

@@ -25,6 +25,12 @@ Edge attributes:
 Graph attributes: ``game``, ``root`` (the root key), ``sides``, ``kind``
 (``optimal`` or ``all``), ``depth`` (for ``all``).
 
+Building: a game whose adapter has a compiled enumerator of the optimal DAG
+(:meth:`analysis.games.Game.optimal_flat`, Klabberjass) gets its optimal trees from
+it in one call, as flat lists turned into the graph in bulk; every other tree
+(Carabin's, and every :func:`full_tree`) is built move by move by :func:`_build`.
+Both give the same graph, down to the order of nodes, edges and attributes.
+
 >>> from analysis.games import get_game
 >>> game = get_game("klabberjass")
 >>> g = optimal_tree(game, game.parse_position("trump=H lead=E E=A.7.. D=K.8.."))
@@ -34,12 +40,13 @@ Graph attributes: ``game``, ``root`` (the root key), ``sides``, ``kind``
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable
 from typing import Any
 
 import networkx as nx
 
-from analysis.games import Game
+from analysis.games import FlatTree, Game
 from solver.cards import card_str
 from solver.errors import TricklabError
 
@@ -142,6 +149,86 @@ def _build(
     return graph
 
 
+def _build_flat(game: Game, root: str, flat: FlatTree, per_class: bool) -> nx.DiGraph:
+    """The graph of a flat optimal tree, equal to what :func:`_build` makes of it.
+
+    Every node and edge attribute dict is made here and handed to networkx in bulk;
+    the cyclic garbage collector is paused meanwhile (the hundreds of thousands of new
+    dicts would otherwise set off many collections with nothing to free).
+    """
+    graph = nx.DiGraph(game=game.name, root=root, sides=list(game.sides), kind="optimal")
+    s0, s1 = game.sides
+    text = {c: card_str(c) for c in range(64) if c & 15 < 13}
+    seat = {m: game.seat_label(m) if m >= 0 else None for m in set(flat.mover)}
+    side = {s: game.sides[s] if s >= 0 else None for s in set(flat.side)}
+    won = {w: game.seat_label(w) if w >= 0 else None for w in set(flat.edge_won)}
+    start, mvalue = flat.move_start, flat.move_value
+    mtext = [text[c] for c in flat.move_card]
+    keys, movers = flat.keys, flat.mover
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        # add_nodes_from of (key, attrs) pairs copies each dict after a TypeError:
+        # add the keys, then fill networkx's own attribute dicts.
+        graph.add_nodes_from(keys)
+        for (_, attrs), v0, v1, mover, sd, depth, crit, a, b in zip(
+            graph.nodes(data=True),
+            flat.value0,
+            flat.value1,
+            movers,
+            flat.side,
+            flat.depth,
+            flat.critical,
+            start[:-1],
+            start[1:],
+            strict=True,
+        ):
+            attrs["value"] = {s0: v0, s1: v1}
+            if mover < 0:
+                attrs["to_move"] = attrs["side"] = None
+                attrs["depth"] = depth
+            else:
+                attrs["to_move"] = seat[mover]
+                attrs["side"] = side[sd]
+                attrs["depth"] = depth
+                attrs["moves"] = dict(zip(mtext[a:b], mvalue[a:b], strict=True))
+                attrs["critical"] = bool(crit)
+        # What add_edges_from does, less its copy of every attribute dict: both
+        # adjacency maps of a DiGraph share one data dict per edge.
+        succ = [graph._succ[k] for k in keys]
+        pred = [graph._pred[k] for k in keys]
+        classes = flat.edge_cards if per_class else None
+        for j, (u, v, card, value, loss, w, pts) in enumerate(
+            zip(
+                flat.edge_u,
+                flat.edge_v,
+                flat.edge_card,
+                flat.edge_value,
+                flat.edge_loss,
+                flat.edge_won,
+                flat.edge_points,
+                strict=True,
+            )
+        ):
+            attrs = {
+                "card": text[card],
+                "seat": seat[movers[u]],
+                "value": value,
+                "loss": loss,
+                "optimal": loss == 0,
+                "won_by": won[w],
+                "points": pts,
+            }
+            if classes is not None:
+                attrs["cards"] = [text[c] for c in classes[j]]
+            succ[u][keys[v]] = attrs
+            pred[v][keys[u]] = attrs
+    finally:
+        if collecting:
+            gc.enable()
+    return graph
+
+
 def optimal_tree(
     game: Game, position: Any, *, per_class: bool = False, max_nodes: int = MAX_NODES
 ) -> nx.DiGraph:
@@ -160,9 +247,15 @@ def optimal_tree(
     Raises:
         TreeTooLargeError: more than ``max_nodes`` positions.
     """
-    return _build(
-        game, position, depth=None, per_class=per_class, follow="optimal", max_nodes=max_nodes
-    )
+    flat = game.optimal_flat(position, per_class, max_nodes)
+    if flat is None:
+        return _build(
+            game, position, depth=None, per_class=per_class, follow="optimal", max_nodes=max_nodes
+        )
+    root = game.key(position)
+    if not flat.complete:
+        raise _too_large(max_nodes, root)
+    return _build_flat(game, root, flat, per_class)
 
 
 def full_tree(

@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 from analysis.games import get_game
 from analysis.review import naive_line, review
 from analysis.trees import (
+    TreeTooLargeError,
+    _build,
     count_optimal_lines,
     critical_decisions,
     full_tree,
@@ -20,7 +22,8 @@ from analysis.trees import (
 )
 from solver import carabin, reference
 from solver.cards import card_str, mask_of, parse_card
-from solver.klabberjass import PACK, Position
+from solver.klabberjass import PACK, Position, Rules
+from solver.klabberjass_cli import random_positions
 
 KJ = get_game("klabberjass")
 CB = get_game("carabin")
@@ -87,6 +90,90 @@ def test_klabberjass_optimal_tree_matches_reference(seed, cards, trick):
         moves = kj_moves(p)
         best = {card_str(c) for c, v in moves.items() if v == max(moves.values())}
         assert {d["card"] for _, _, d in graph.out_edges(key, data=True)} == best
+
+
+def generic_optimal_tree(game, root, per_class=False, max_nodes=10**6):
+    """The tree built move by move (the path Carabin and full trees take)."""
+    return _build(
+        game, root, depth=None, per_class=per_class, follow="optimal", max_nodes=max_nodes
+    )
+
+
+def assert_same_graph(fast, slow):
+    """Equal graphs down to the order of nodes, edges, attributes and moves."""
+    assert fast.graph == slow.graph
+    assert list(fast.nodes) == list(slow.nodes)
+    assert list(fast.edges) == list(slow.edges)
+    for key, attrs in slow.nodes(data=True):
+        mine = fast.nodes[key]
+        assert list(mine.items()) == list(attrs.items()), key
+        assert list(mine.get("moves", {}).items()) == list(attrs.get("moves", {}).items()), key
+    for u, v, attrs in slow.edges(data=True):
+        assert list(fast.edges[u, v].items()) == list(attrs.items()), (u, v)
+    for key in slow.nodes:  # same order of successors: the principal variation follows it
+        assert list(fast.successors(key)) == list(slow.successors(key))
+        assert list(fast.predecessors(key)) == list(slow.predecessors(key))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 6), st.booleans(), st.booleans())
+def test_compiled_klabberjass_tree_equals_generic_builder(seed, cards, trick, per_class):
+    root = random_klabberjass(seed, max(cards, 1) if trick else cards, trick)
+    assert KJ.optimal_flat(root, per_class, 10**6) is not None  # the compiled path
+    fast = optimal_tree(KJ, root, per_class=per_class)
+    assert_same_graph(fast, generic_optimal_tree(KJ, root, per_class))
+
+
+def test_compiled_klabberjass_tree_equals_generic_builder_on_full_deals():
+    # deals 2 and 0 of the tree benchmark (1,542 and 9,271 nodes), and one with a trick led
+    bench = random_positions(3, 1)
+    for root in (bench[2], bench[0], random_klabberjass(1002, 9, trick=True)):
+        for per_class in (False, True):
+            fast = optimal_tree(KJ, root, per_class=per_class)
+            assert_same_graph(fast, generic_optimal_tree(KJ, root, per_class))
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 5))
+def test_compiled_klabberjass_tree_with_other_last_trick_bonus(seed, cards):
+    game = get_game("klabberjass", Rules(name="custom", last_trick=0))
+    root = random_klabberjass(seed, cards)
+    fast = optimal_tree(game, root)
+    assert_same_graph(fast, generic_optimal_tree(game, root))
+    total = sum(fast.nodes[fast.graph["root"]]["value"].values())
+    assert total == root.points_left() - 10
+
+
+def test_compiled_klabberjass_tree_of_a_finished_play():
+    root = Position(1, 1, (0, 0))
+    fast = optimal_tree(KJ, root)
+    assert_same_graph(fast, generic_optimal_tree(KJ, root))
+    assert fast.nodes[fast.graph["root"]] == {
+        "value": {"E": 0, "D": 0},
+        "to_move": None,
+        "side": None,
+        "depth": 0,
+    }
+
+
+def test_compiled_klabberjass_tree_respects_max_nodes():
+    root = random_klabberjass(7, 5)
+    size = optimal_tree(KJ, root).number_of_nodes()
+    assert size > 3
+    assert optimal_tree(KJ, root, max_nodes=size).number_of_nodes() == size
+    for cap in (size - 1, 1, 0):
+        try:
+            optimal_tree(KJ, root, max_nodes=cap)
+        except TreeTooLargeError as err:
+            assert f"more than {cap} nodes" in str(err)
+        else:
+            raise AssertionError(f"no error with max_nodes={cap}")
+        try:
+            generic_optimal_tree(KJ, root, max_nodes=cap)
+        except TreeTooLargeError:
+            pass
+        else:
+            raise AssertionError(f"the generic builder has no error with max_nodes={cap}")
 
 
 def brute_force_lines(p) -> int:
