@@ -6,6 +6,7 @@ many cards each holds and the pack they come from; the cards no hand receives st
 of play. Constraints say what the hands must hold:
 
 - :class:`Holds` / :class:`Lacks`: given cards in (or not in) a hand;
+- :class:`HoldsAny`: at least so many of given cards in a hand;
 - :class:`SuitCount` (and :func:`void`): how many cards of a suit a hand holds;
 - :class:`HasSequence`: a run of consecutive cards in natural order (Klabberjass
   sequences), optionally in one suit;
@@ -36,6 +37,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from solver.cards import RANKS, SUITS, card_str, cards_of, make_card, suit_of
 from solver.errors import RulesError
@@ -102,7 +104,7 @@ def carabin_spec(players: int = 4, left: int = 4, right: int = 4) -> DealSpec:
 
     hands = tuple(f"{s}{k}" for s in range(players) for k in "LR")
     sizes = tuple(left if h.endswith("L") else right for h in hands)
-    groups = {str(s): (f"{s}L", f"{s}R") for s in range(players)}
+    groups: dict[str, tuple[str, ...]] = {str(s): (f"{s}L", f"{s}R") for s in range(players)}
     return DealSpec(PACK, hands, sizes, groups, card_points)
 
 
@@ -130,6 +132,25 @@ class Holds:
     def add_to(self, model, x, spec: DealSpec) -> None:
         for c in self.cards:
             model.Add(sum(x[c, h] for h in spec.members(self.who)) == 1)
+
+
+@dataclass(frozen=True)
+class HoldsAny:
+    """``who`` holds at least ``low`` of ``cards`` (one of them by default)."""
+
+    who: str
+    cards: tuple[int, ...]
+    low: int = 1
+
+    def describe(self) -> str:
+        return f"{self.who} holds {self.low}+ of {_cards_text(self.cards)}"
+
+    def satisfied(self, deal: dict[str, int], spec: DealSpec) -> bool:
+        held = _held(deal, spec, self.who)
+        return sum(held >> c & 1 for c in self.cards) >= self.low
+
+    def add_to(self, model, x, spec: DealSpec) -> None:
+        model.Add(sum(x[c, h] for c in self.cards for h in spec.members(self.who)) >= self.low)
 
 
 @dataclass(frozen=True)
@@ -256,7 +277,7 @@ class PointRange:
         model.Add(pts <= self.high)
 
 
-Constraint = Holds | Lacks | SuitCount | HasSequence | PointRange
+Constraint = Holds | HoldsAny | Lacks | SuitCount | HasSequence | PointRange
 
 
 def _held(deal: dict[str, int], spec: DealSpec, who: str) -> int:
@@ -284,7 +305,7 @@ def _quick_check(spec: DealSpec, constraints: Sequence[Constraint]) -> None:
             )
         if isinstance(c, SuitCount) and c.low > c.high:
             raise UnsatisfiableError(f"no deal satisfies: {c.describe()} (empty range)")
-        if isinstance(c, Holds | Lacks):
+        if isinstance(c, Holds | HoldsAny | Lacks):
             outside = [x for x in c.cards if not spec.pack >> x & 1]
             if outside:
                 raise RulesError(
@@ -318,7 +339,7 @@ def _cp_sat_deal(
     """A deal from CP-SAT: maximise random weights (``rng``), or any deal (``rng`` None)."""
     from ortools.sat.python import cp_model
 
-    model = cp_model.CpModel()
+    model: Any = cp_model.CpModel()
     pack = list(cards_of(spec.pack))
     x = {(c, h): model.NewBoolVar(f"{card_str(c)}_{h}") for c in pack for h in spec.hands}
     for c in pack:
@@ -410,6 +431,7 @@ __all__ = [
     "DealSpec",
     "HasSequence",
     "Holds",
+    "HoldsAny",
     "Lacks",
     "PointRange",
     "SuitCount",

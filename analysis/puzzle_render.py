@@ -1,8 +1,9 @@
 """Puzzle diagrams: SVG (hand-written) or PNG (matplotlib), and a printable sheet.
 
 A diagram shows every hand with suit symbols in their colours (spades and clubs black,
-hearts and diamonds red), the trump, who is to move, the goal and, for Carabin, which
-hand (left or right) the trick is played from. The sheet is one HTML page with the
+hearts and diamonds red), the trump, who is to move, the goal, the cards already played
+to the trick (a puzzle that starts inside one) and, for Carabin, which hand (left or
+right) the trick is played from. The sheet is one HTML page with the
 diagrams in a grid, ready to print, and the solutions at the end.
 
 >>> from analysis.puzzles import Puzzle, Goal
@@ -48,6 +49,29 @@ def _holdings(puzzle: Puzzle) -> tuple[dict[str, str], list[tuple[str, str]]]:
     return fields, rows
 
 
+def _to_move(puzzle: Puzzle, fields: dict[str, str]) -> str:
+    """Who is to move: the goal side (the bidder's seat in Carabin)."""
+    if puzzle.game == "klabberjass":
+        return puzzle.goal.side
+    return fields["bidder"]
+
+
+def _trick_text(fields: dict[str, str]) -> str:
+    """The cards already played to the trick, or an empty string."""
+    return " ".join(fields["trick"].split(",")) if "trick" in fields else ""
+
+
+def _svg_cards(x: int, y: int, cards: list[str]) -> str:
+    parts = []
+    for card in cards:
+        suit = SUITS.index(card[-1])
+        parts.append(
+            f'<tspan fill="{BLACK}">{html.escape(card[:-1])}</tspan>'
+            f'<tspan fill="{COLOURS[suit]}">{SUIT_SYMBOLS[suit]}</tspan><tspan> </tspan>'
+        )
+    return f'<text x="{x}" y="{y}" font-size="14">{"".join(parts)}</text>'
+
+
 def _svg_holding(x: int, y: int, holding: str) -> str:
     parts = []
     pos = x
@@ -78,7 +102,8 @@ def puzzle_svg(puzzle: Puzzle, number: int | None = None) -> str:
     """The diagram of one puzzle as an SVG document."""
     fields, rows = _holdings(puzzle)
     trump = SUITS.index(fields["trump"])
-    height = 58 + LINE * len(rows) + 8
+    trick = _trick_text(fields)
+    height = 58 + LINE * (len(rows) + bool(trick)) + 8
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
         f'viewBox="0 0 {WIDTH} {height}" font-family="DejaVu Sans, Arial, sans-serif">',
@@ -91,15 +116,20 @@ def puzzle_svg(puzzle: Puzzle, number: int | None = None) -> str:
     extra = ""
     if puzzle.game == "carabin":
         extra = f", {'left' if fields['next'] == 'L' else 'right'} hands in use"
+    who = f"{fields['lead']} to lead" if not trick else f"{_to_move(puzzle, fields)} to play"
     out.append(
         f'<text x="10" y="40" font-size="12">{sub}<tspan fill="{COLOURS[trump]}" '
-        f'font-size="14">{SUIT_SYMBOLS[trump]}</tspan>, {fields["lead"]} to lead{extra}</text>'
+        f'font-size="14">{SUIT_SYMBOLS[trump]}</tspan>, {who}{extra}</text>'
     )
     y = 60
     for label, holding in rows:
         out.append(f'<text x="10" y="{y}" font-size="12" fill="#444">{html.escape(label)}</text>')
         out.append(_svg_holding(120, y, holding))
         y += LINE
+    if trick:
+        led = f"trick (led by {fields['lead']})"
+        out.append(f'<text x="10" y="{y}" font-size="12" fill="#444">{html.escape(led)}</text>')
+        out.append(_svg_cards(120, y, trick.split()))
     out.append("</svg>")
     return "\n".join(out)
 
@@ -114,7 +144,10 @@ def puzzle_png(puzzle: Puzzle, path: str | Path, number: int | None = None) -> P
     fields, rows = _holdings(puzzle)
     fig = plt.figure(figsize=(4.2, 0.9 + 0.25 * len(rows)), dpi=100)
     fig.text(0.03, 0.92, puzzle_title(puzzle, number), fontsize=10, weight="bold", va="top")
+    trick = _trick_text(fields)
     sub = f"{puzzle.game}, {fields['lead']} to lead"
+    if trick:
+        sub = f"{puzzle.game}, {fields['lead']} led: {trick}; {_to_move(puzzle, fields)} to play"
     if puzzle.game == "carabin":
         sub += f", {'left' if fields['next'] == 'L' else 'right'} hands in use"
     fig.text(0.03, 0.92 - 0.6 / (len(rows) + 3), sub, fontsize=8, va="top")

@@ -10,15 +10,25 @@ in Carabin, who is to move in the puzzle position):
   side can force (double dummy), so every card that gives away a point fails;
 - ``contract``: take strictly more than half of the points still to be won (the Carabin
   trump contract, applied to what is left);
-- ``all-tricks`` (Carabin): win every remaining trick (the chelem).
+- ``all-tricks``: win every remaining trick, the unfinished one included (Carabin: the
+  bidder's chelem, asked of the engine's cheap chelem search; Klabberjass: the side to
+  move, asked of :func:`klabberjass_all_tricks`; a trick of no points counts too, so
+  this is not taking every point).
+
+Positions start at a trick's first card, or inside a trick (theme ``in-trick``): the
+defenders before the goal side have already played to it, in SPEC notation
+(``trick=<card>`` in Klabberjass, ``trick=<c>,<c>`` in Carabin).
 
 Uniqueness, the property :func:`analyse` verifies (with the engines, exhaustively):
 
 1. The goal side can force the goal from the puzzle position.
 2. Follow the *strategy tree*: at the goal side's turns the card(s) that still reach the
-   goal, at the opponents' turns *every* legal card. Each opponent card is checked with
-   the engine ("can the goal side still reach X from here", a zero-window question), so
-   every defence loses.
+   goal, at the opponents' turns *every* legal card (each keeps the goal in reach, by
+   minimax, since the goal side's card did). At each goal-side turn every card is
+   checked with the engine: "can the goal side still reach X from here" (Carabin: one
+   zero-window make/fail probe per card; Klabberjass: every card's value in one call;
+   all tricks: the sweep searches). A subtree where every goal-side turn is forced (one
+   card left in each hand in use) holds no decision and is not walked.
 3. At a goal-side turn with a choice (two or more legal cards), the cards that keep the
    goal are either exactly one (a *decision*: that card is the solution there and every
    alternative fails) or all of them (a *free* move: nothing can go wrong). A turn where
@@ -52,15 +62,16 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from analysis import constraints as cs
-from solver.cards import SUITS, card_str, make_card, parse_card, rank_of
+from solver.cards import SUITS, card_str, cards_of, make_card, parse_card, rank_of
 from solver.errors import RulesError, TricklabError
 
 GAMES = ("klabberjass", "carabin")
 GOALS = ("max", "contract", "all-tricks")
-THEMES = ("bella", "sequence", "void", "short-trumps", "rich")
+THEMES = ("bella", "sequence", "void", "short-trumps", "rich", "in-trick")
 
 #: Nodes of the strategy tree explored per candidate before giving it up.
 MAX_NODES = 20_000
@@ -75,6 +86,19 @@ class GenerationError(TricklabError):
 
 
 # ============================================================================ games
+
+
+_CARABIN_POINTS = (0,) * 10 + (2, 3, 4) + (0,) * 3  # by rank: Q 2, K 3, A 4
+
+
+def _bits(mask: int) -> list[int]:
+    """The cards of a set, by card number."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 class _Klabberjass:
@@ -103,6 +127,14 @@ class _Klabberjass:
     def card_points(self, pos: Any, card: int) -> int:
         return self.k.card_points(card, pos.trump)
 
+    def legal(self, pos: Any) -> list[int]:
+        """The legal cards of the seat to move, by card number."""
+        return _bits(pos.legal_set())
+
+    def no_choice(self, pos: Any, side: int) -> bool:
+        """``side`` holds one card or none: each of its turns from here is forced."""
+        return pos.hands[side].bit_count() <= 1
+
     def values(self, pos: Any, side: int) -> dict[int, int]:
         """For each legal card, the points ``side`` takes from here if it is played."""
         moves = self.engine.klabberjass_move_values(pos)
@@ -111,8 +143,18 @@ class _Klabberjass:
         total = pos.points_left()
         return {c: total - v for c, v in moves.items()}
 
-    def all_tricks(self, pos: Any, side: int) -> dict[int, bool]:
-        raise RulesError("the all-tricks goal is Carabin's chelem (not for klabberjass)")
+    def best(self, pos: Any, side: int) -> int:
+        """The most points ``side`` can force from here."""
+        e = self.engine.klabberjass_value(pos)
+        return e if side == 0 else pos.points_left() - e
+
+    def reaching(self, pos: Any, side: int, need: int) -> dict[int, bool]:
+        """For each legal card of ``side`` (to move): does it keep ``need`` points in reach?"""
+        return {c: v >= need for c, v in self.values(pos, side).items()}
+
+    def sweeps(self, pos: Any, side: int) -> bool:
+        """Whether ``side`` can win every remaining trick (the unfinished one included)."""
+        return klabberjass_all_tricks(pos, side)
 
 
 class _Carabin:
@@ -135,8 +177,40 @@ class _Carabin:
         return int(pos.to_move != pos.bidder)
 
     def step(self, pos: Any, card: int) -> tuple[Any, int | None, int]:
-        nxt, winner, pts = pos.step(card)
-        return nxt, (None if winner is None else int(winner != pos.bidder)), pts
+        """``pos.step`` for a legal ``card`` without its checks (the walk's hot path);
+        the trick's winner as a side (0 bidder, 1 others)."""
+        c = self.c
+        n = len(pos.hands)
+        mover = (pos.lead + len(pos.trick)) % n
+        left, right = pos.hands[mover]
+        bit = ~(1 << card)
+        hands = list(pos.hands)
+        hands[mover] = (left & bit, right) if pos.hand == 0 else (left, right & bit)
+        trick = (*pos.trick, card)
+        order = pos.trick_order
+        if len(trick) < n:
+            nxt = c.Position(
+                pos.trump, pos.bidder, pos.lead, pos.hand, tuple(hands), trick, order, True
+            )
+            return nxt, None, 0
+        winner = (pos.lead + c.trick_winner(trick, pos.trump)) % n
+        held = any(a for a, _ in hands) | any(b for _, b in hands) << 1
+        kind = c.next_hand(order, pos.hand, held)
+        nxt = c.Position(pos.trump, pos.bidder, winner, kind, tuple(hands), (), order, True)
+        return nxt, int(winner != pos.bidder), sum(_CARABIN_POINTS[x & 15] for x in trick)
+
+    def no_choice(self, pos: Any, side: int) -> bool:
+        """Each of ``side``'s turns from here is forced (one card in each hand in use)."""
+        if side != 0:
+            return False
+        left, right = pos.hands[pos.bidder]
+        return left.bit_count() <= 1 and right.bit_count() <= 1
+
+    def legal(self, pos: Any) -> list[int]:
+        """The legal cards of the seat to move, by card number (the walk's hot path)."""
+        if not pos.trick and not any(a | b for a, b in pos.hands):
+            return []
+        return _bits(pos.hands[(pos.lead + len(pos.trick)) % len(pos.hands)][pos.hand])
 
     def card_points(self, pos: Any, card: int) -> int:
         return self.c.card_points(card)
@@ -148,12 +222,89 @@ class _Carabin:
         total = pos.points_left()
         return {c: total - v for c, v in moves.items()}
 
-    def all_tricks(self, pos: Any, side: int) -> dict[int, bool]:
+    def best(self, pos: Any, side: int) -> int:
+        """The most points ``side`` can force from here."""
+        b = self.engine.carabin_value(pos)
+        return b if side == 0 else pos.points_left() - b
+
+    def _makes(self, pos: Any, side: int, need: int) -> bool:
+        """Can ``side`` still take ``need`` points from ``pos`` (one zero-window probe)?"""
+        if need <= 0:
+            return True
+        if side == 0:
+            return self.engine.carabin_make(pos, need)
+        # the others take >= need  <=>  the bidder takes < total - need + 1
+        return not self.engine.carabin_make(pos, pos.points_left() - need + 1)
+
+    def reaching(self, pos: Any, side: int, need: int) -> dict[int, bool]:
+        """For each legal card of ``side`` (to move): does it keep ``need`` points in reach?
+
+        One zero-window make/fail probe per card instead of every card's exact value.
+        """
         out = {}
-        for card in pos.legal_moves():
-            nxt, wside, _ = self.step(pos, card)
-            out[card] = (wside is None or wside == 0) and self.engine.carabin_all_tricks(nxt)
+        for card in self.legal(pos):
+            nxt, wside, pts = self.step(pos, card)
+            left = need - pts if wside == side else need
+            out[card] = self._makes(nxt, side, left)
         return out
+
+    def sweeps(self, pos: Any, side: int) -> bool:
+        """Whether the bidder (``side`` 0) can win every remaining trick."""
+        if side != 0:
+            raise RulesError("the all-tricks goal in carabin is the bidder's (the chelem)")
+        return self.engine.carabin_all_tricks(pos)
+
+
+# ============================================================================ sweeps
+
+
+def klabberjass_all_tricks(position: Any, seat: int) -> bool:
+    """Whether ``seat`` (0 = E, 1 = D) can win every remaining Klabberjass trick.
+
+    The unfinished trick counts; a trick of no points counts as much as any other, so
+    this is not the same question as taking every point. An exact search memoised on
+    the hands, the leader and the card led (quick for up to six cards a hand).
+
+    >>> from solver.klabberjass import Position
+    >>> klabberjass_all_tricks(Position.parse("trump=H lead=E E=A.J.. D=K.7.."), 0)
+    True
+    >>> klabberjass_all_tricks(Position.parse("trump=H lead=E E=7.J.. D=8.7.."), 0)
+    False
+    """
+    if position.is_over:
+        return True
+    trick = -1 if position.trick is None else position.trick
+    e, d = position.hands
+    return _k_sweep(e, d, position.trump, position.lead, trick, seat)
+
+
+@lru_cache(maxsize=1 << 20)
+def _k_sweep(e: int, d: int, trump: int, lead: int, trick: int, seat: int) -> bool:
+    from solver.klabberjass import legal_replies, trick_winner
+
+    hands = (e, d)
+    if trick < 0:
+        if not (e | d):
+            return True
+        results = (
+            _k_sweep(e & ~(1 << c), d, trump, lead, c, seat)
+            if lead == 0
+            else _k_sweep(e, d & ~(1 << c), trump, lead, c, seat)
+            for c in cards_of(hands[lead])
+        )
+        return any(results) if lead == seat else all(results)
+    mover = 1 - lead
+    out = []
+    for c in cards_of(legal_replies(hands[mover], trick, trump)):
+        winner = (lead, mover)[trick_winner(trick, c, trump)]
+        if winner != seat:
+            out.append(False)
+        else:
+            rest = (e & ~(1 << c), d) if mover == 0 else (e, d & ~(1 << c))
+            out.append(_k_sweep(rest[0], rest[1], trump, winner, -1, seat))
+        if (mover == seat) == out[-1]:  # a winning card found / a defence that wins
+            return out[-1]
+    return mover != seat
 
 
 def _game(name: str) -> _Klabberjass | _Carabin:
@@ -328,7 +479,12 @@ class Analysis:
 
 
 class _Checker:
-    """Walks the strategy tree of one goal; raises :class:`NotUniqueError` on a dual."""
+    """Walks the strategy tree of one goal; raises :class:`NotUniqueError` on a dual.
+
+    Only the goal side's turns ask the engine anything: an opponent's turn is reached
+    by a goal-side card that keeps the goal, so (minimax) every defence there keeps it
+    too, and the walk just follows each of them.
+    """
 
     def __init__(self, game: Any, goal_side: int, all_tricks: bool, max_nodes: int) -> None:
         self.game = game
@@ -338,13 +494,15 @@ class _Checker:
         self.nodes = 0
         self.seen: set[tuple[Any, int]] = set()
 
-    def outcomes(self, pos: Any, need: int) -> dict[int, tuple[bool, int]]:
-        """For each legal card: (goal still reached, goal side's points from here)."""
-        if self.all_tricks:
-            ok = self.game.all_tricks(pos, self.side)
-            return {c: (v, 0) for c, v in ok.items()}
-        vals = self.game.values(pos, self.side)
-        return {c: (v >= need, v) for c, v in vals.items()}
+    def reaching(self, pos: Any, need: int) -> dict[int, bool]:
+        """For each legal card of the goal side (to move): is the goal still in reach?"""
+        if not self.all_tricks:
+            return self.game.reaching(pos, self.side, need)
+        out = {}
+        for card in self.game.legal(pos):
+            nxt, wside, _ = self.game.step(pos, card)
+            out[card] = (wside is None or wside == self.side) and self.game.sweeps(nxt, self.side)
+        return out
 
     def after(self, pos: Any, need: int, card: int) -> tuple[Any, int]:
         nxt, wside, pts = self.game.step(pos, card)
@@ -352,14 +510,15 @@ class _Checker:
             need -= pts
         return nxt, need
 
-    def classify(self, pos: Any, need: int) -> tuple[str, list[int], dict]:
+    def classify(self, pos: Any, need: int) -> tuple[str, list[int], dict[int, bool]]:
         """``forced``, ``decision``, ``free`` or ``dual`` and the winning cards."""
-        out = self.outcomes(pos, need)
-        winners = [c for c, (ok, _) in out.items() if ok]
+        legal = self.game.legal(pos)
+        if len(legal) == 1:  # the goal is in reach here, so the one card keeps it
+            return "forced", legal, {legal[0]: True}
+        out = self.reaching(pos, need)
+        winners = [c for c, ok in out.items() if ok]
         if not winners:
             raise NotUniqueError(f'the goal is out of reach in "{pos}"')
-        if len(out) == 1:
-            return "forced", winners, out
         if len(winners) == 1:
             return "decision", winners, out
         if len(winners) == len(out):
@@ -367,8 +526,12 @@ class _Checker:
         return "dual", winners, out
 
     def variation(self, pos: Any, need: int) -> None:
-        """Check the strategy tree below ``pos``: every defence loses, no dual."""
-        if pos.is_over or (not self.all_tricks and need <= 0):
+        """Check the strategy tree below ``pos`` (the goal in reach there): no dual."""
+        if (
+            pos.is_over
+            or (not self.all_tricks and need <= 0)
+            or self.game.no_choice(pos, self.side)
+        ):
             return
         key = (pos, need)
         if key in self.seen:
@@ -377,19 +540,16 @@ class _Checker:
         self.nodes += 1
         if self.nodes > self.max_nodes:
             raise NotUniqueError(f"strategy tree larger than {self.max_nodes} nodes")
-        if self.game.mover_side(pos) == self.side:
-            kind, winners, _ = self.classify(pos, need)
-            if kind == "dual":
-                shown = " ".join(card_str(c) for c in winners)
-                raise NotUniqueError(f'dual: {shown} all reach the goal in "{pos}"')
-            for c in winners:
+        if self.game.mover_side(pos) != self.side:
+            for c in self.game.legal(pos):
                 self.variation(*self.after(pos, need, c))
-        else:
-            out = self.outcomes(pos, need)
-            for c, (ok, _) in out.items():
-                if not ok:
-                    raise NotUniqueError(f'the defence {card_str(c)} beats the goal in "{pos}"')
-                self.variation(*self.after(pos, need, c))
+            return
+        kind, winners, _ = self.classify(pos, need)
+        if kind == "dual":
+            shown = " ".join(card_str(c) for c in winners)
+            raise NotUniqueError(f'dual: {shown} all reach the goal in "{pos}"')
+        for c in winners:
+            self.variation(*self.after(pos, need, c))
 
 
 def _goal_need(game: Any, pos: Any, goal: str | Goal) -> tuple[Goal, int, bool]:
@@ -400,16 +560,20 @@ def _goal_need(game: Any, pos: Any, goal: str | Goal) -> tuple[Goal, int, bool]:
             return goal, 0, True
         return goal, int(goal.points or 0), False
     if goal == "all-tricks":
-        if game.name != "carabin":
-            raise RulesError("the all-tricks goal is Carabin's chelem (not for klabberjass)")
         return Goal(label, None, True), 0, True
     if goal == "contract":
         need = pos.points_left() // 2 + 1
         return Goal(label, need), need, False
     if goal == "max":
-        need = max(game.values(pos, side).values())
+        need = game.best(pos, side)
         return Goal(label, need), need, False
     raise RulesError(f"unknown goal '{goal}' (expected one of: {', '.join(GOALS)})")
+
+
+def _in_reach(game: Any, pos: Any, side: int, need: int, all_tricks: bool) -> bool:
+    if all_tricks:
+        return game.sweeps(pos, side)
+    return need <= 0 or game.best(pos, side) >= need
 
 
 def analyse(
@@ -440,12 +604,19 @@ def analyse(
         raise NotUniqueError(f"the goal side {goal_obj.side} is not the side to move")
     if not all_tricks and need <= 0:
         raise NotUniqueError("the goal side has nothing to win")
+    if all_tricks and g.name == "carabin" and side != 0:
+        raise NotUniqueError("the all-tricks goal in carabin is the bidder's (the chelem)")
+    if len(pos.legal_moves()) < 2:
+        raise NotUniqueError("the first move is not a decision")
+    if not _in_reach(g, pos, side, need, all_tricks):
+        raise NotUniqueError(f'the goal is out of reach in "{pos}"')
     check = _Checker(g, side, all_tricks, max_nodes)
     line: list[int] = []
     decision_plies: list[int] = []
     free_before = False
     tempting = misses = 0
     while not pos.is_over and (all_tricks or need > 0):
+        legal = pos.legal_moves()
         if g.mover_side(pos) == side:
             kind, winners, out = check.classify(pos, need)
             check.nodes += 1
@@ -467,13 +638,14 @@ def analyse(
                 tempting += sum(1 for c in out if c != card and scores[c] >= scores[card])
                 misses += greedy_card(g, pos, scores) != card
         else:
-            out = check.outcomes(pos, need)
-            for c, (ok, _) in out.items():
-                if not ok:
-                    raise NotUniqueError(f'the defence {card_str(c)} beats the goal in "{pos}"')
-            # the main line: the defence leaving the goal side the fewest points
-            card = min(out, key=lambda c: (out[c][1], list(out).index(c)))
-            for c in out:
+            # every defence keeps the goal (the goal side's last card did); the main line
+            # follows the defence leaving the goal side the fewest points
+            card = legal[0]
+            if len(legal) > 1 and not all_tricks:
+                vals = g.values(pos, side)
+                order = list(vals)  # the engine's order: by card number
+                card = min(order, key=lambda c: (vals[c], order.index(c)))
+            for c in legal:
                 if c != card:
                     check.variation(*check.after(pos, need, c))
         line.append(card)
@@ -507,6 +679,11 @@ class _Setup:
     themes: tuple[str, ...]
     players: int
 
+    @property
+    def in_trick(self) -> bool:
+        """Start inside a trick: asked for, or a Carabin chelem (see :func:`_candidate`)."""
+        return "in-trick" in self.themes or (self.game == "carabin" and self.goal == "all-tricks")
+
 
 def _theme_constraints(
     setup: _Setup, theme: str, goal_hands: str, other: Sequence[str], trump: int, rng: random.Random
@@ -527,51 +704,119 @@ def _theme_constraints(
         if setup.game == "klabberjass":
             return [cs.PointRange("*", 12 * k)]
         return [cs.PointRange("*", setup.players * k)]
+    if theme == "in-trick":
+        return []
     raise RulesError(f"unknown theme '{theme}' (expected one of: {', '.join(THEMES)})")
 
 
-def _bidder_constraints(setup: _Setup, bidder: str, trump: int) -> list[cs.Constraint]:
-    """A Carabin bidder looks like one: half his cards or more are trumps; for a chelem
-    half his cards are trumps, the others honours (A K Q), and the others hold no trump."""
+def _ranked(suit: int, ranks: str) -> tuple[int, ...]:
+    return tuple(make_card(suit, "23456789TJQKA".index(r)) for r in ranks)
+
+
+def _sweep_constraints(
+    setup: _Setup, goal: str, foes: Sequence[str], trump: int
+) -> list[cs.Constraint]:
+    """Klabberjass "take every trick": the goal seat is strong but not overwhelming.
+
+    He holds at least half his cards in trumps with the Jass or the Menel, and only high
+    plain cards (A T K); the opponent keeps a trump or two, so trumps must be drawn in
+    the right order or kept for the right moment.
+    """
     k = setup.cards
+    plain_small = tuple(c for s in range(4) if s != trump for c in _ranked(s, "789JQ"))
+    return [
+        cs.SuitCount(goal, trump, (k + 1) // 2, k),
+        cs.HoldsAny(goal, _ranked(trump, "J9")),
+        cs.Lacks(goal, plain_small),
+        *(cs.SuitCount(f, trump, 1, 2) for f in foes),
+    ]
+
+
+def _chelem_constraints(setup: _Setup, bidder: int, trump: int) -> list[cs.Constraint]:
+    """A Carabin chelem in the making: the bidder holds trump length, a top trump (A K Q)
+    in each of his hands and only aces beside trumps; the others hold a few trumps."""
+    k = setup.cards
+    b = str(bidder)
+    top = _ranked(trump, "AKQ")
+    plain_small = tuple(c for s in range(4) if s != trump for c in _ranked(s, "23456789TJQK"))
+    others = [str(s) for s in range(setup.players) if s != bidder]
+    return [
+        cs.SuitCount(b, trump, (k + 1) // 2, k),
+        cs.HoldsAny(f"{b}L", top),
+        cs.HoldsAny(f"{b}R", top),
+        cs.Lacks(b, plain_small),
+        cs.SuitCount("*", trump, (k + 1) // 2 + 1, k + 2),
+        *(cs.SuitCount(o, trump, 0, 2) for o in others),
+    ]
+
+
+def _bidder_constraints(setup: _Setup, bidder: int, trump: int) -> list[cs.Constraint]:
+    """A Carabin bidder looks like one: half his cards or more are trumps."""
     if setup.goal == "all-tricks":
-        small = tuple(make_card(s, r) for s in range(4) if s != trump for r in range(10))
-        others = [str(s) for s in range(setup.players) if str(s) != bidder]
-        return [
-            cs.SuitCount(bidder, trump, k // 2),
-            cs.Lacks(bidder, small),
-            *(cs.SuitCount(o, trump, 0, 0) for o in others),
-        ]
-    return [cs.SuitCount(bidder, trump, (k + 1) // 2)]
+        return _chelem_constraints(setup, bidder, trump)
+    return [cs.SuitCount(str(bidder), trump, (setup.cards + 1) // 2)]
+
+
+def _tries(setup: _Setup) -> int:
+    """Random deals tried before CP-SAT: none for the tight "every trick" deals."""
+    return 0 if setup.goal == "all-tricks" else cs.REJECTION_TRIES
+
+
+def _defence_card(g: Any, pos: Any, setup: _Setup, rng: random.Random) -> int:
+    """A defender's card already played to the puzzle's trick: for a points goal one of
+    his double-dummy best cards (at random among equals); for "every trick" a card at
+    random among those that leave the next player a choice (any card if none does)."""
+    legal = pos.legal_moves()
+    if setup.goal == "all-tricks" or len(legal) == 1:
+        choosy = [c for c in legal if len(pos.play(c).legal_moves()) > 1]
+        return rng.choice(choosy or legal)
+    vals = g.values(pos, g.mover_side(pos))
+    top = max(vals.values())
+    return rng.choice([c for c in legal if vals[c] == top])
 
 
 def _candidate(setup: _Setup, seed: int) -> tuple[Any, list[cs.Constraint]]:
-    """The candidate position of one seed (deterministic)."""
+    """The candidate position of one seed (deterministic).
+
+    In-trick candidates are dealt a whole trick earlier; then the defenders on the goal
+    side's right (the opponent in Klabberjass; one to all the others in Carabin, at
+    random) play to the trick. A Carabin chelem always starts so: when the bidder leads
+    every trick his chelem needs each of his cards to beat every card the others hold in
+    the same kind of hand, whatever the order, and no choice of his ever matters.
+    """
     rng = random.Random(seed)
     trump = rng.randrange(4)
     k = setup.cards
     if setup.game == "klabberjass":
         from solver.klabberjass import Position
 
-        lead = rng.randrange(2)
+        goal = rng.randrange(2)
+        lead = 1 - goal if setup.in_trick else goal
         spec = cs.klabberjass_spec(k, trump)
         seats = ("E", "D")
         cons = [
             c
             for t in setup.themes
-            for c in _theme_constraints(setup, t, seats[lead], [seats[1 - lead]], trump, rng)
+            for c in _theme_constraints(setup, t, seats[goal], [seats[1 - goal]], trump, rng)
         ]
-        deal = cs.sample_deal(spec, cons, rng, checked=True)
-        return Position(trump, lead, (deal["E"], deal["D"])), cons
+        if setup.goal == "all-tricks":
+            cons += _sweep_constraints(setup, seats[goal], [seats[1 - goal]], trump)
+        deal = cs.sample_deal(spec, cons, rng, tries=_tries(setup), checked=True)
+        pos = Position(trump, lead, (deal["E"], deal["D"]))
+        if setup.in_trick:
+            pos = pos.play(_defence_card(_game("klabberjass"), pos, setup, rng))
+        return pos, cons
     from solver.carabin import Position as CPosition
 
     n = setup.players
     bidder = rng.randrange(n)
+    played = rng.randrange(1, n) if setup.in_trick else 0
+    lead = (bidder - played) % n
     right = (k + 1) // 2
     left = k // 2
     spec = cs.carabin_spec(n, left, right)
     others = [str(s) for s in range(n) if s != bidder]
-    cons = _bidder_constraints(setup, str(bidder), trump) + [
+    cons = _bidder_constraints(setup, bidder, trump) + [
         c
         for t in setup.themes
         for c in _theme_constraints(setup, t, str(bidder), others, trump, rng)
@@ -579,7 +824,22 @@ def _candidate(setup: _Setup, seed: int) -> tuple[Any, list[cs.Constraint]]:
     deal = cs.sample_deal(spec, cons, rng, checked=True)
     hands = tuple((deal[f"{s}L"], deal[f"{s}R"]) for s in range(n))
     hand = 0 if k % 2 == 0 else 1
-    return CPosition(trump, bidder, bidder, hand, hands, ()), cons
+    cpos = CPosition(trump, bidder, lead, hand, hands, ())
+    g = _game("carabin")
+    for _ in range(played):
+        cpos = cpos.play(_defence_card(g, cpos, setup, rng))
+    return cpos, cons
+
+
+def default_min_decisions(game: str, cards: int, goal: str) -> int:
+    """Fewest decisions asked for by default: 2, but 1 for hands of two cards and for
+    "every trick" goals. A Carabin chelem has exactly one decision: the bidder leads
+    every trick after the first, where his choices never matter. A Klabberjass sweep
+    from the lead rarely has two (start it inside a trick for those). Three Carabin
+    tricks hold one choice only (the hand of two cards)."""
+    if cards < 3 or goal == "all-tricks" or (game == "carabin" and cards == 3):
+        return 1
+    return 2
 
 
 def _check_options(game: str, cards: int, goal: str, themes: Sequence[str], players: int) -> None:
@@ -590,8 +850,6 @@ def _check_options(game: str, cards: int, goal: str, themes: Sequence[str], play
         raise RulesError(f"invalid --cards {cards} for {game} (expected 2 to {top})")
     if goal not in GOALS:
         raise RulesError(f"unknown goal '{goal}' (expected one of: {', '.join(GOALS)})")
-    if goal == "all-tricks" and game != "carabin":
-        raise RulesError("the all-tricks goal is Carabin's chelem (not for klabberjass)")
     for t in themes:
         if t not in THEMES:
             raise RulesError(f"unknown theme '{t}' (expected one of: {', '.join(THEMES)})")
@@ -648,7 +906,7 @@ def iter_puzzles(
     goal: str = "max",
     themes: Sequence[str] = (),
     players: int = 4,
-    min_decisions: int = 2,
+    min_decisions: int | None = None,
     min_rating: float = 0.0,
     max_candidates: int | None = None,
     max_nodes: int = MAX_NODES,
@@ -656,8 +914,10 @@ def iter_puzzles(
 ) -> Iterator[Puzzle]:
     """Puzzles one after another, deterministic for ``seed`` (see :func:`generate`)."""
     _check_options(game, cards, goal, themes, players)
+    if min_decisions is None:
+        min_decisions = default_min_decisions(game, cards, goal)
     setup = _Setup(game, cards, goal, tuple(themes), players)
-    if themes:
+    if themes or goal == "all-tricks":
         _check_themes(setup)
     rng = random.Random(f"puzzles:{game}:{seed}")
     seen: set[str] = set()
@@ -676,7 +936,8 @@ def iter_puzzles(
 
 
 def _check_themes(setup: _Setup) -> None:
-    """Unsatisfiable themes fail at once, whatever the trump (CP-SAT proof)."""
+    """Unsatisfiable themes (with the goal's own deal constraints) fail at once,
+    whatever the trump (CP-SAT proof)."""
     for trump in range(4):
         rng = random.Random(0)
         if setup.game == "klabberjass":
@@ -686,11 +947,13 @@ def _check_themes(setup: _Setup) -> None:
                 for t in setup.themes
                 for c in _theme_constraints(setup, t, "E", ["D"], trump, rng)
             ]
+            if setup.goal == "all-tricks":
+                cons += _sweep_constraints(setup, "E", ["D"], trump)
         else:
             k = setup.cards
             spec = cs.carabin_spec(setup.players, k // 2, (k + 1) // 2)
             others = [str(s) for s in range(1, setup.players)]
-            cons = [
+            cons = _bidder_constraints(setup, 0, trump) + [
                 c
                 for t in setup.themes
                 for c in _theme_constraints(setup, t, "0", others, trump, rng)
@@ -706,7 +969,7 @@ def generate(
     goal: str = "max",
     themes: Sequence[str] = (),
     players: int = 4,
-    min_decisions: int = 2,
+    min_decisions: int | None = None,
     min_rating: float = 0.0,
     max_candidates: int | None = None,
     max_nodes: int = MAX_NODES,
@@ -719,13 +982,16 @@ def generate(
         seed: the seed; candidate ``i`` gets a seed drawn from it (kept in the puzzle).
         cards: cards left per hand (Klabberjass, 2-9) or per seat (Carabin, 2-8: tricks
             left, left and right hands together).
-        goal: ``max``, ``contract`` or ``all-tricks`` (Carabin).
+        goal: ``max``, ``contract`` or ``all-tricks`` (win every trick: the bidder's
+            chelem in Carabin, the side to move in Klabberjass).
         themes: deal themes built with CP-SAT constraints: ``bella`` (the goal side holds
             K-Q of trump), ``sequence`` (a run of three), ``void`` (in a plain suit),
             ``short-trumps`` (the goal side holds at most one trump, each opponent at
-            least one), ``rich`` (many points in play).
+            least one), ``rich`` (many points in play), ``in-trick`` (start inside a
+            trick: the defenders before the side to move have played to it).
         players: Carabin players (3-6).
-        min_decisions: fewest unique decisions on the main line.
+        min_decisions: fewest unique decisions on the main line (default
+            :func:`default_min_decisions`: 2, or 1 where a second cannot happen).
         min_rating: lowest rating kept.
         max_candidates: candidates tried before giving up (default ``2000 * count``).
         max_nodes: size of the strategy tree verified per candidate.
@@ -737,7 +1003,7 @@ def generate(
     if count < 0:
         raise RulesError(f"invalid count {count} (expected 0 or more)")
     limit = max_candidates if max_candidates is not None else 2000 * max(count, 1)
-    out = []
+    out: list[Puzzle] = []
     it = iter_puzzles(
         game, seed, cards, goal, themes, players, min_decisions, min_rating, limit, max_nodes
     )
@@ -776,10 +1042,12 @@ __all__ = [
     "NotUniqueError",
     "Puzzle",
     "analyse",
+    "default_min_decisions",
     "generate",
     "greedy_card",
     "greedy_scores",
     "iter_puzzles",
+    "klabberjass_all_tricks",
     "parse_solution",
     "puzzle_from_seed",
     "rating",

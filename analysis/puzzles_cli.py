@@ -28,6 +28,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cards", type=int, default=4, help="cards left per hand (Carabin: per seat)")
     p.add_argument("--goal", default="max", help="max (default), contract or all-tricks")
     p.add_argument("--theme", action="append", default=[], help="deal theme (repeatable)")
+    p.add_argument(
+        "--in-trick",
+        action="store_true",
+        help="start inside a trick: the defenders before the side to move have played",
+    )
     p.add_argument("--players", type=int, default=4, help="Carabin: number of players (3-6)")
     p.add_argument("--min-decisions", type=int, default=None, help="fewest unique decisions")
     p.add_argument("--min-rating", type=float, default=0.0, help="lowest rating kept")
@@ -62,9 +67,14 @@ def puzzles(args: argparse.Namespace) -> int:
         )
     if args.render is not None and args.out is None:
         raise PuzzleUsageError("--render needs --out DIR (where to write the diagrams)")
+    from analysis.puzzles import default_min_decisions
+
     min_decisions = args.min_decisions
     if min_decisions is None:
-        min_decisions = 2 if args.cards >= 3 else 1
+        min_decisions = default_min_decisions(args.game, args.cards, args.goal)
+    themes = tuple(args.theme) + (
+        ("in-trick",) if args.in_trick and "in-trick" not in args.theme else ()
+    )
     limit = args.max_candidates if args.max_candidates is not None else 2000 * args.count
     show = sys.stderr.isatty() and not args.json
 
@@ -78,7 +88,7 @@ def puzzles(args: argparse.Namespace) -> int:
         seed=args.seed,
         cards=args.cards,
         goal=args.goal,
-        themes=tuple(args.theme),
+        themes=themes,
         players=args.players,
         min_decisions=min_decisions,
         min_rating=args.min_rating,

@@ -9,6 +9,8 @@ game tree itself.
 from __future__ import annotations
 
 import json
+import random
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,7 @@ from analysis.puzzles import (
     analyse,
     generate,
     greedy_card,
+    klabberjass_all_tricks,
     rating,
     verify,
 )
@@ -66,19 +69,45 @@ class Oracle:
             return reference.carabin_points(pos)[0]
         return carabin_value(pos)
 
-    def sweeps(self, pos) -> bool:
+    def sweeps(self, pos, root) -> bool:
         if pos.is_over:
             return True
+        if self.game == "klabberjass":
+            return klabberjass_sweep(pos, root.to_move)
         if self.how == "reference":
             return reference.carabin_all_tricks(pos)
         return carabin_all_tricks(pos)
+
+
+@cache
+def klabberjass_sweep(pos, seat: int) -> bool:
+    """Can ``seat`` win every remaining trick? Plain minimax memoised on positions (the
+    tests' own code, like :mod:`solver.reference`)."""
+    if pos.is_over:
+        return True
+    results = []
+    for card in pos.legal_moves():
+        nxt, winner, _ = pos.step(card)
+        results.append(winner in (None, seat) and klabberjass_sweep(nxt, seat))
+    return any(results) if pos.to_move == seat else all(results)
+
+
+def klabberjass_sweep_brute(pos, seat: int) -> bool:
+    """The same question by brute force: every line of play, no memo."""
+    if pos.is_over:
+        return True
+    results = []
+    for card in pos.legal_moves():
+        nxt, winner, _ = pos.step(card)
+        results.append(winner in (None, seat) and klabberjass_sweep_brute(nxt, seat))
+    return any(results) if pos.to_move == seat else all(results)
 
 
 def reaches(o: Oracle, pos, root, goal: Goal, need: int, alive: bool) -> bool:
     if not alive:
         return False
     if goal.all_tricks:
-        return o.sweeps(pos)
+        return o.sweeps(pos, root)
     return need <= 0 or o.best(pos, root) >= need
 
 
@@ -192,6 +221,96 @@ def test_generation_is_deterministic_by_seed():
     assert verify(again)
 
 
+@pytest.mark.parametrize(
+    ("game", "cards", "themes", "seed", "players"),
+    [
+        ("klabberjass", 3, (), 1, 4),
+        ("klabberjass", 3, ("in-trick",), 2, 4),
+        ("klabberjass", 4, ("in-trick",), 3, 4),
+        ("carabin", 3, (), 4, 3),
+        ("carabin", 4, (), 5, 3),
+        ("carabin", 4, (), 6, 4),
+    ],
+)
+def test_all_tricks_puzzles_agree_with_the_reference(game, cards, themes, seed, players):
+    """Every generated "take every trick" puzzle, re-verified from scratch: the tests'
+    own sweep search (Klabberjass) or the reference chelem search (Carabin)."""
+    puzzles = generate(
+        game, count=3, seed=seed, cards=cards, goal="all-tricks", themes=themes, players=players
+    )
+    o = Oracle(game, "reference")
+    for p in puzzles:
+        obj = p.to_json()
+        assert obj["goal"] == {
+            "side": "bidder" if game == "carabin" else "ED"[o.parse(p.position).to_move],
+            "all_tricks": True,
+        }
+        assert check_solution_line(o, obj) >= p.decisions >= 1
+        check_no_dual(o, obj)
+        if game == "carabin":  # a chelem always starts inside a trick, the bidder to play
+            pos = o.parse(p.position)
+            assert pos.trick and pos.to_move == pos.bidder
+
+
+def test_klabberjass_sweep_search_against_brute_force():
+    """analysis.puzzles.klabberjass_all_tricks against every line of play, on random
+    positions of up to four cards a hand (a card led to the trick or not), for both seats."""
+    rng = random.Random(7)
+    pack = [c for c in range(64) if klabberjass.PACK >> c & 1]
+    seen = {True: 0, False: 0}
+    for _ in range(300):
+        k = rng.randint(1, 4)
+        cards = rng.sample(pack, 2 * k)
+        e = sum(1 << c for c in cards[:k])
+        d = sum(1 << c for c in cards[k:])
+        pos = klabberjass.Position(rng.randrange(4), rng.randrange(2), (e, d))
+        if rng.random() < 0.5:
+            pos = pos.play(rng.choice(pos.legal_moves()))
+        for seat in (0, 1):
+            want = klabberjass_sweep_brute(pos, seat)
+            assert klabberjass_all_tricks(pos, seat) == want, (str(pos), seat)
+            seen[want] += 1
+    assert min(seen.values()) > 50  # both answers well represented
+
+
+def test_in_trick_puzzles_agree_with_the_reference():
+    """Puzzles that start inside a trick: SPEC notation, the goal side to play, verified."""
+    for game, kw in (("klabberjass", {}), ("carabin", {"players": 3})):
+        o = Oracle(game, "reference")
+        cards = 3 if game == "klabberjass" else 4
+        for p in generate(game, count=3, seed=8, cards=cards, themes=("in-trick",), **kw):
+            assert "trick=" in p.position
+            pos = o.parse(p.position)
+            assert str(pos) == p.position  # round trip through the notation
+            if game == "carabin":
+                assert pos.trick and pos.to_move == pos.bidder
+            else:
+                assert pos.trick is not None
+            obj = p.to_json()
+            assert check_solution_line(o, obj) >= 1
+            check_no_dual(o, obj)
+
+
+def test_carabin_fast_step_matches_the_rules():
+    """The checker's unchecked Carabin step gives what Position.step gives."""
+    from analysis.puzzles import _game
+
+    g = _game("carabin")
+    rng = random.Random(3)
+    for _ in range(40):
+        pos = carabin.Deal.dealt(rng.choice((3, 4, 5)), rng=rng).position(
+            rng.randrange(3), rng.randrange(4)
+        )
+        while not pos.is_over:
+            assert g.legal(pos) == sorted(pos.legal_moves())
+            card = rng.choice(pos.legal_moves())
+            nxt, winner, pts = pos.step(card)
+            fast, side, fast_pts = g.step(pos, card)
+            assert fast == nxt and str(fast) == str(nxt) and fast_pts == pts
+            assert side == (None if winner is None else int(winner != pos.bidder))
+            pos = nxt
+
+
 def test_themes_shape_the_deal():
     for p in generate("klabberjass", count=3, seed=1, cards=5, themes=("bella",)):
         pos = klabberjass.Position.parse(p.position)
@@ -288,7 +407,7 @@ def test_cli_out_folder(tmp_path, capsys):
         ["klabberjass", "--cards", "1"],
         ["klabberjass", "--cards", "10"],
         ["klabberjass", "--goal", "everything"],
-        ["klabberjass", "--goal", "all-tricks"],
+        ["carabin", "--goal", "all-tricks", "--players", "2"],
         ["klabberjass", "--theme", "nonsense"],
         ["carabin", "--theme", "bella"],
         ["carabin", "--players", "7"],
