@@ -30,7 +30,7 @@ from solver.cards import RANKS, SUITS, card_str, cards_of, format_holding, make_
 from solver.klabberjass import PACK, SEED, Rules
 from solver.klabberjass_deal import (
     Deal,
-    _points_by_trump,
+    card_points_of,
     dix_holder,
     exchange_dix,
     has_bella,
@@ -124,6 +124,7 @@ def deal_tables(deals: Sequence[Deal], rules: Rules) -> list[list[TableRow]]:
 
 
 _PACK_CARDS = tuple(cards_of(PACK))
+STUDY_TT_MB = 2
 
 
 def _random_hands(seed: int) -> tuple[int, int, int, int, int, int]:
@@ -155,7 +156,9 @@ def _solve_all(hands: Sequence[tuple[int, int]], rules: Rules) -> list[int]:
     trump = array.array("b", [0, 1, 2, 3] * len(hands))
     out = array.array("i", bytes(4 * n))
     if n:
-        klabberjass_core().values(
+        # deals are independent: a small transposition table that stays in the cache
+        # solves them faster (about 7 % against the default 32 MB)
+        klabberjass_core(STUDY_TT_MB).values(
             e,
             d,
             trump,
@@ -166,6 +169,11 @@ def _solve_all(hands: Sequence[tuple[int, int]], rules: Rules) -> list[int]:
         )
     return out.tolist()
 
+
+# card points of an 8-bit rank field (7 to A, bit 0 the 7) of a plain suit, and what the
+# same cards gain when their suit is trump (J 2 -> 20, 9 0 -> 14)
+_PLAIN_POINTS = tuple(card_points_of(f << 5, 1) for f in range(256))
+_TRUMP_GAIN = tuple(card_points_of(f << 5, 0) - card_points_of(f << 5, 1) for f in range(256))
 
 _BELLA = tuple(
     (1 << make_card(t, RANKS.index("K"))) | (1 << make_card(t, RANKS.index("Q"))) for t in range(4)
@@ -248,15 +256,18 @@ def fast_tables(hands: Sequence[tuple[int, int]], rules: Rules) -> list[list[tup
     if rules.dix:
         raise ValueError("fast_tables does not handle the dix")
     values = _solve_all(hands, rules)
-    points = [_points_by_trump[t] for t in range(4)]
+    plain, gain = _PLAIN_POINTS, _TRUMP_GAIN
     out = []
     for i, (h0, h1) in enumerate(hands):
         runs0, runs1 = runs(h0), runs(h1)
         both = h0 | h1
+        fields = (both >> 5 & 0xFF, both >> 21 & 0xFF, both >> 37 & 0xFF, both >> 53 & 0xFF)
+        base = plain[fields[0]] + plain[fields[1]] + plain[fields[2]] + plain[fields[3]]
+        base += rules.last_trick
         row: list[tuple[int, int, int]] = [(0, 0, 0)] * 8
         for t in range(4):
             e = values[4 * i + t]
-            d = points[t](both) + rules.last_trick - e
+            d = base + gain[fields[t]] - e
             r0 = [(r.key(t, rules), r.value(rules)) for r in runs0]
             r1 = [(r.key(t, rules), r.value(rules)) for r in runs1]
             bm = _BELLA[t]
