@@ -359,6 +359,8 @@ def _collection(game: str) -> list[dict]:
 def test_collection_is_verified(game):
     rows = _collection(game)
     assert len(rows) >= 50
+    assert sum(bool(r["goal"].get("all_tricks")) for r in rows) >= 20  # take every trick
+    assert any("trick=" in r["position"] for r in rows)  # puzzles starting inside a trick
     assert len({r["position"] for r in rows}) == len(rows)
     o = Oracle(game, "engine")
     for r in rows:
