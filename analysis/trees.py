@@ -152,9 +152,12 @@ def _build(
 def _build_flat(game: Game, root: str, flat: FlatTree, per_class: bool) -> nx.DiGraph:
     """The graph of a flat optimal tree, equal to what :func:`_build` makes of it.
 
-    Every node and edge attribute dict is made here and handed to networkx in bulk;
-    the cyclic garbage collector is paused meanwhile (the hundreds of thousands of new
-    dicts would otherwise set off many collections with nothing to free).
+    Every node and edge attribute dict is made once, here, and stored straight into
+    the DiGraph's own maps (``_node``, ``_succ``, ``_pred``, as ``add_nodes_from`` and
+    ``add_edges_from`` do, less their copy of every dict and their per-item checks:
+    the keys are known distinct and the graph is new). The cyclic garbage collector
+    is paused meanwhile: the hundreds of thousands of new dicts would otherwise set
+    off many collections with nothing to free.
     """
     graph = nx.DiGraph(game=game.name, root=root, sides=list(game.sides), kind="optimal")
     s0, s1 = game.sides
@@ -164,44 +167,51 @@ def _build_flat(game: Game, root: str, flat: FlatTree, per_class: bool) -> nx.Di
     won = {w: game.seat_label(w) if w >= 0 else None for w in set(flat.edge_won)}
     start, mvalue = flat.move_start, flat.move_value
     mtext = [text[c] for c in flat.move_card]
-    keys, movers = flat.keys, flat.mover
+    keys = flat.keys
     collecting = gc.isenabled()
     gc.disable()
     try:
-        # add_nodes_from of (key, attrs) pairs copies each dict after a TypeError:
-        # add the keys, then fill networkx's own attribute dicts.
-        graph.add_nodes_from(keys)
-        for (_, attrs), v0, v1, mover, sd, depth, crit, a, b in zip(
-            graph.nodes(data=True),
-            flat.value0,
-            flat.value1,
-            movers,
-            flat.side,
-            flat.depth,
-            flat.critical,
-            start[:-1],
-            start[1:],
-            strict=True,
-        ):
-            attrs["value"] = {s0: v0, s1: v1}
-            if mover < 0:
-                attrs["to_move"] = attrs["side"] = None
-                attrs["depth"] = depth
-            else:
-                attrs["to_move"] = seat[mover]
-                attrs["side"] = side[sd]
-                attrs["depth"] = depth
-                attrs["moves"] = dict(zip(mtext[a:b], mvalue[a:b], strict=True))
-                attrs["critical"] = bool(crit)
-        # What add_edges_from does, less its copy of every attribute dict: both
-        # adjacency maps of a DiGraph share one data dict per edge.
-        succ = [graph._succ[k] for k in keys]
-        pred = [graph._pred[k] for k in keys]
-        classes = flat.edge_cards if per_class else None
-        for j, (u, v, card, value, loss, w, pts) in enumerate(
-            zip(
+        nodes = [
+            {
+                "value": {s0: v0, s1: v1},
+                "to_move": seat[mover],
+                "side": side[sd],
+                "depth": depth,
+                "moves": dict(zip(mtext[a:b], mvalue[a:b], strict=True)),
+                "critical": bool(crit),
+            }
+            if mover >= 0
+            else {"value": {s0: v0, s1: v1}, "to_move": None, "side": None, "depth": depth}
+            for v0, v1, mover, sd, depth, crit, a, b in zip(
+                flat.value0,
+                flat.value1,
+                flat.mover,
+                flat.side,
+                flat.depth,
+                flat.critical,
+                start[:-1],
+                start[1:],
+                strict=True,
+            )
+        ]
+        succ: list[dict] = [{} for _ in keys]
+        pred: list[dict] = [{} for _ in keys]
+        graph._node.update(zip(keys, nodes, strict=True))
+        graph._succ.update(zip(keys, succ, strict=True))
+        graph._pred.update(zip(keys, pred, strict=True))
+        seats = [seat[m] for m in flat.mover]
+        edges = [
+            {
+                "card": text[card],
+                "seat": seats[u],
+                "value": value,
+                "loss": loss,
+                "optimal": loss == 0,
+                "won_by": won[w],
+                "points": pts,
+            }
+            for u, card, value, loss, w, pts in zip(
                 flat.edge_u,
-                flat.edge_v,
                 flat.edge_card,
                 flat.edge_value,
                 flat.edge_loss,
@@ -209,18 +219,12 @@ def _build_flat(game: Game, root: str, flat: FlatTree, per_class: bool) -> nx.Di
                 flat.edge_points,
                 strict=True,
             )
-        ):
-            attrs = {
-                "card": text[card],
-                "seat": seat[movers[u]],
-                "value": value,
-                "loss": loss,
-                "optimal": loss == 0,
-                "won_by": won[w],
-                "points": pts,
-            }
-            if classes is not None:
-                attrs["cards"] = [text[c] for c in classes[j]]
+        ]
+        if per_class and flat.edge_cards is not None:
+            for attrs, cls in zip(edges, flat.edge_cards, strict=True):
+                attrs["cards"] = [text[c] for c in cls]
+        # both adjacency maps of a DiGraph share one data dict per edge
+        for u, v, attrs in zip(flat.edge_u, flat.edge_v, edges, strict=True):
             succ[u][keys[v]] = attrs
             pred[v][keys[u]] = attrs
     finally:

@@ -122,7 +122,8 @@ cdef class Core:
         mover's points ``mvalue``; none for a finished position). Edges: ``u``, ``v``
         (node indices), ``card``, ``value`` (the mover's points), ``loss``, ``won``
         (trick winner or -1), ``points`` (of the trick completed) and ``cls`` (the set
-        of the card's equivalent cards). See kj_tree_build in _klabberjass_core.h.
+        of the card's equivalent cards; None unless ``per_class``). See kj_tree_build
+        in _klabberjass_core.h.
         """
         cdef kj_tree *t = NULL
         cdef kj_ctx *ctx = self.ctx
@@ -156,7 +157,7 @@ cdef class Core:
                 "loss": [t.eloss[i] for i in range(t.ne)],
                 "won": [t.ewon[i] for i in range(t.ne)],
                 "points": [t.epts[i] for i in range(t.ne)],
-                "cls": [t.eclass[i] for i in range(t.ne)],
+                "cls": [t.eclass[i] for i in range(t.ne)] if per_class else None,
             }
         finally:
             kj_tree_free(t)
