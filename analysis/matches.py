@@ -587,14 +587,17 @@ def klabberjass_summary(df) -> dict[str, Any]:
 
 
 def carabin_summary(df) -> list[dict[str, Any]]:
-    """Per policy: share of wins (ties shared), the fair share, bids and make rate."""
+    """Per policy: its mean win per seat (a shared win counts 1/k) with a 95 % interval
+    over the matches, the fair share (1 / players), bids per match and make rate."""
     out = []
     matches = df["match"].nunique()
     players = int(df.groupby("match")["player"].count().iloc[0])
     for name, part in df.groupby("policy"):
         seats = len(part)
-        # per seat, the expected share is 1 / players; the interval is on the mean
-        est = Estimate.of(part["win"].to_list())
+        # seats of one match are not independent (two seats of a rule share its wins):
+        # one value per match, the rule's mean win per seat in it; matches are independent
+        per_match = part.groupby("match")["win"].mean()
+        est = Estimate.of(per_match.to_list())
         out.append(
             {
                 "policy": name,
