@@ -251,6 +251,29 @@ static inline void kj_store(kj_ctx *c, uint64_t key, unsigned meta, int ncards, 
 
 static int kj_lead(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int rem, int alpha, int beta);
 
+/* Move ordering. A follower first wins the trick (with points if he can, or with his
+ * lowest trump when ruffing), else throws his cheapest card, keeping trumps. */
+static inline int kj_follow_score(const kj_ctx *c, int lc, int r)
+{
+    if (kj_beats(c, lc, r)) {
+        if ((c->tmask >> r) & 1 && !((c->tmask >> lc) & 1)) return 48 - (r & 7);
+        return 64 + c->pts[r];
+    }
+    return -c->pts[r] - (((c->tmask >> r) & 1) ? 20 : 0);
+}
+
+/* A leader first cashes plain cards the other hand cannot beat (most points first),
+ * then leads cheap cards; trumps are kept for last. */
+static inline int kj_lead_score(const kj_ctx *c, int m, uint32_t hf)
+{
+    uint32_t sm = kj_suit(m), follow = hf & sm, beat;
+    if (sm == c->tmask) beat = follow & kj_above(m);
+    else beat = follow ? (follow & kj_above(m)) : (hf & c->tmask);
+    if (!beat) return ((c->tmask >> m) & 1) ? -c->pts[m] : 64 + c->pts[m];
+    return -c->pts[m] - (((c->tmask >> m) & 1) ? 8 : 0);
+}
+
+
 /* E's points from a trick boundary with two cards in each hand, by direct enumeration
  * (no table, no window: the tree has at most eight leaves). */
 static int kj_end2(const kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int rem)
@@ -288,13 +311,7 @@ static int kj_follow(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int lc, in
     while (reps) {
         int r = kj_ctz(reps);
         reps &= reps - 1;
-        int s;
-        if (kj_beats(c, lc, r)) {
-            if ((c->tmask >> r) & 1 && !((c->tmask >> lc) & 1)) s = 48 - (r & 7);
-            else s = 64 + c->pts[r];
-        } else {
-            s = -c->pts[r] - (((c->tmask >> r) & 1) ? 20 : 0);
-        }
+        int s = kj_follow_score(c, lc, r);
         int i = n++;
         while (i > 0 && scores[i - 1] < s) { moves[i] = moves[i - 1]; scores[i] = scores[i - 1]; i--; }
         moves[i] = r;
@@ -358,13 +375,7 @@ static int kj_lead(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int rem, int
     while (reps) {
         int m = kj_ctz(reps);
         reps &= reps - 1;
-        int s;
-        uint32_t sm = kj_suit(m), follow = hf & sm, beat;
-        if (sm == c->tmask) beat = follow & kj_above(m);
-        else beat = follow ? (follow & kj_above(m)) : (hf & c->tmask);
-        if (m == ttbest) s = 1000;
-        else if (!beat) s = ((c->tmask >> m) & 1) ? -c->pts[m] : 64 + c->pts[m];
-        else s = -c->pts[m] - (((c->tmask >> m) & 1) ? 8 : 0);
+        int s = m == ttbest ? 1000 : kj_lead_score(c, m, hf);
         int i = n++;
         while (i > 0 && scores[i - 1] < s) { moves[i] = moves[i - 1]; scores[i] = scores[i - 1]; i--; }
         moves[i] = m;
@@ -521,9 +532,19 @@ static int kj_pv(kj_ctx *c, uint64_t e, uint64_t d, int trump, int leader, int t
         int chosen = -1;
         kj_node next = n;
         int gnext = 0;
-        /* prefer the TT's best lead when it keeps the value */
-        int order[18], no = 0;
-        while (legal) { order[no++] = kj_ctz(legal); legal &= legal - 1; }
+        /* Candidates in the search's own move order (which depends only on the
+         * position, so the line is the same whatever was solved before): the first
+         * one tried usually keeps the value. Ties go to the lower card index. */
+        int order[18], score[18], no = 0;
+        uint32_t other = n.lc < 0 ? (n.leader ? n.hE : n.hD) : 0;
+        while (legal) {
+            int m = kj_ctz(legal), sc = n.lc < 0 ? kj_lead_score(c, m, other) : kj_follow_score(c, n.lc, m);
+            legal &= legal - 1;
+            int i = no++;
+            while (i > 0 && score[i - 1] < sc) { order[i] = order[i - 1]; score[i] = score[i - 1]; i--; }
+            order[i] = m;
+            score[i] = sc;
+        }
         for (int i = 0; i < no && chosen < 0; i++) {
             int m = order[i], gain;
             kj_node ch = kj_child(c, &n, m, &gain);
