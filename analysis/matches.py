@@ -25,9 +25,10 @@ schmeiss) are simulated.
 
 - ``pimc`` (default): each card is chosen by single-dummy sampling (PIMC,
   :func:`analysis.advice.advise`) from the mover's view (his hand, every card played),
-  over ``samples`` worlds. Few worlds keep a match fast (about a second with 6
-  worlds); that makes play weaker and noisier than the engine's advice with hundreds of
-  worlds, equally so for both sides. The view carries no inference from the bidding or
+  over ``samples`` worlds. Few worlds keep a match fast (about 2 s for a match of
+  7-8 deals with 6 worlds, on one core of the shared machine); that makes play weaker
+  and noisier than the engine's advice with hundreds of worlds, equally so for both
+  sides. The view carries no inference from the bidding or
   the declarations (uniform over the cards not seen).
 - ``dd``: the cheaper, clearly different option: the deal is played double dummy
   (the engine's exact card points), as in the deal table.

@@ -109,7 +109,8 @@ STUDIES: dict[str, Study] = {
         Study(
             "klabberjass-matches",
             "Klabberjass: matches to 500 between policy a and policy b (derived, "
-            "derived-declare, thumb, always), card play by PIMC or double dummy; a row a match",
+            "derived-declare, thumb, always), card play by PIMC or double dummy; a row a match "
+            "(--deals counts matches)",
             "analysis.matches:klabberjass_matches_chunk",
             10,
             {
@@ -124,7 +125,8 @@ STUDIES: dict[str, Study] = {
         Study(
             "carabin-matches",
             "Carabin: games to 10 between bidding policies (derived, thumb, always) dealt "
-            "to the players in turn, seats rotated; a row per match and player",
+            "to the players in turn, seats rotated; a row per match and player (--deals counts "
+            "matches)",
             "analysis.matches:carabin_matches_chunk",
             10,
             {"players": 4, "policies": "derived,thumb", "play": "dd", "samples": 4},

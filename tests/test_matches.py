@@ -200,3 +200,28 @@ def test_carabin_match_chunk_rotates_policies_and_shares_wins():
     rows = {r["policy"]: r for r in carabin_summary(df)}
     assert set(rows) == {"thumb", "always"}
     assert rows["thumb"]["seats"] + rows["always"]["seats"] == 12
+
+
+def test_match_studies_run_and_resume_through_the_runner(tmp_path, capsys):
+    from analysis.studies import read_study, run_study
+    from solver.cli import main
+
+    out = tmp_path / "km"
+    argv = ["study", "klabberjass-matches", "--deals", "4", "--seed", "3", "--out", str(out)]
+    argv += ["--param", "play=dd", "--workers", "1", "--chunk-size", "2", "--quiet"]
+    assert main(argv) == 0
+    assert "2 computed now" in capsys.readouterr().out
+    df = read_study(out)
+    assert list(df["match"]) == [0, 1, 2, 3] and set(df["b"]) == {"thumb"}
+    assert main(argv) == 0  # resumed: nothing left to do
+    assert "0 computed now, 2 already there" in capsys.readouterr().out
+    run = run_study(
+        "carabin-matches",
+        2,
+        3,
+        tmp_path / "cm",
+        workers=1,
+        progress=False,
+        params={"players": 3, "policies": "thumb,always"},
+    )
+    assert run.computed == 1 and len(read_study(tmp_path / "cm")) == 2 * 3
