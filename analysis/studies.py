@@ -24,8 +24,8 @@ Guarantees (SPEC §4 ``study``):
   A task whose worker dies is rescheduled by Dask on another worker; since only the
   client writes, the chunk is then written once.
 
->>> sorted(STUDIES)[:2]
-['carabin-bidding', 'klabberjass-bidding']
+>>> sorted(STUDIES)
+['carabin-bidding', 'carabin-matches', 'klabberjass-bidding', 'klabberjass-matches', 'klabberjass-sinking']
 """
 
 from __future__ import annotations
