@@ -327,7 +327,10 @@ def evaluate_bids(
     """The viewer's expected net for each of his bidding options, by sampling.
 
     For each of ``samples`` worlds (:func:`sample_deals`) the contracts are solved
-    double dummy with the make probe and the chelem search.
+    double dummy with the make probe and the chelem search: five or six searches a
+    world (his four trumps and the contract reached when he passes). With 3 or 4
+    players that is milliseconds to tens of milliseconds a world; with 5 or 6 a rare
+    world can take minutes (see notebook 04), so keep ``samples`` small there.
 
     Args:
         view: the player's bidding-time view.
