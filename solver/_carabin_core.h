@@ -7,9 +7,12 @@
  * hands of its kind. The bidder maximises his points, every other seat minimises them.
  *
  * What keeps the search small:
- *  - equivalent cards: two cards of one hand and suit with no live card of their world
- *    (or of the unfinished trick) between them and equal points are interchangeable, so
- *    only the higher one is tried; cards out of play or played count as gone;
+ *  - equivalent and dominated cards: cards of one hand and suit with no live card of
+ *    their world (or of the unfinished trick) between them form a run; swapping two of
+ *    them changes no trick's winner, so cards of equal points are interchangeable, and
+ *    when the points of this trick surely go to the mover's side (the other side) the
+ *    top (bottom) card of the run is at least as good as any other (cb_moves_of); cards
+ *    out of play or played count as gone;
  *  - a transposition table at trick boundaries with lower and upper bounds and the best
  *    lead. Within one deal the owner of every card never changes, so the set of cards
  *    still held, the leader and the kind of hand determine the position exactly: that is
@@ -187,19 +190,83 @@ static inline int cb_can_beat(const cb_ctx *c, uint64_t hand, int w)
     return !((c->tmask >> w) & 1) && (hand & c->tmask);
 }
 
-/* Drop cards equivalent to a higher card of the same hand: same suit, same points and
- * no card of `live` between them. */
-static inline uint64_t cb_reps(uint64_t hand, uint64_t live)
+typedef struct {
+    int leader, h, i;   /* i = cards already played to the trick */
+    int wseat, wcard;   /* winner so far (-1 when i == 0) */
+    uint64_t tcards;    /* cards of the trick so far */
+    int tpts;
+} cb_trick_state;
+
+/* Where the points of the unfinished trick surely go if `seat` plays x now: +1 to the
+ * mover's side whatever is played after him, -1 to the other side, 0 if not settled.
+ * Only comparisons of x with live cards matter, so every card of a run (see below)
+ * gets the same answer. */
+static inline int cb_dest(const cb_ctx *c, const cb_trick_state *t, int seat, int x,
+                          int bidder_played, uint64_t later_c)
 {
+    int b = c->bidder;
+    int wins = t->i == 0 || cb_beats(c, x, t->wcard);
+    if (seat == b) {
+        if (!wins) return -1; /* the coalition's card stays above his */
+        return cb_can_beat(c, later_c, x) ? 0 : 1;
+    }
+    uint64_t bh = c->hands[t->h][b];
+    if (wins || t->wseat != b) {
+        int w = wins ? x : t->wcard;
+        return bidder_played || !cb_can_beat(c, bh, w) ? 1 : 0;
+    }
+    /* the bidder's card leads the trick and x does not beat it */
+    return cb_can_beat(c, later_c, t->wcard) ? 0 : -1;
+}
+
+/* The mover's candidates. A run is a set of his cards of one suit with no live card
+ * (cards still held in hands of this kind, or already in the trick) between them:
+ * swapping two cards of a run changes the winner of no trick, ever (cards of the other
+ * kind of hand never meet them), so the game trees after playing either are the same
+ * up to that swap and the payoffs differ only in where the two cards' points go. If X
+ * is above Y (p(X) >= p(Y)), playing X instead of Y moves p(X) - p(Y) points to the
+ * winner of this trick and the same amount away from the winner of the later trick in
+ * which the other card is played, leaf by leaf. So when this trick surely goes to the
+ * mover's side, the top card of the run is at least as good as any other; when it
+ * surely goes to the other side, the bottom card is; otherwise cards of equal points
+ * are interchangeable (the higher one is kept). `chelem`: only trick winners count,
+ * every card of a run is as good as any. */
+static inline uint64_t cb_moves_of(const cb_ctx *c, const cb_trick_state *t, int seat, int chelem)
+{
+    int n = c->n, h = t->h, b = c->bidder;
+    uint64_t hand = c->hands[h][seat];
+    uint64_t live = c->world[h] | t->tcards;
     uint64_t out = hand, m = hand;
-    live |= hand;
+    int bidder_played = 0, ready = 0;
+    uint64_t later_c = 0;
     while (m) {
         int x = cb_ctz(m);
         m &= m - 1;
         uint64_t up = cb_above(x) & live;
-        if (up) {
-            int y = cb_ctz(up);
-            if (((hand >> y) & 1) && cb_card_pts(y) == cb_card_pts(x)) out &= ~(1ull << x);
+        uint64_t down = CB_SUIT(x) & ((1ull << x) - 1) & live;
+        int run_up = up && ((hand >> cb_ctz(up)) & 1);
+        int run_down = down && ((hand >> cb_top(down)) & 1);
+        if (!run_up && !run_down) continue;
+        if (chelem) {
+            if (run_up) out &= ~(1ull << x);
+            continue;
+        }
+        if (!ready) {
+            ready = 1;
+            for (int j = 0; j < t->i; j++)
+                if ((t->leader + j) % n == b) bidder_played = 1;
+            for (int j = t->i + 1; j < n; j++) {
+                int s = (t->leader + j) % n;
+                if (s != b) later_c |= c->hands[h][s];
+            }
+        }
+        int d = cb_dest(c, t, seat, x, bidder_played, later_c);
+        if (d > 0) {
+            if (run_up) out &= ~(1ull << x);
+        } else if (d < 0) {
+            if (run_down) out &= ~(1ull << x);
+        } else if (run_up && cb_card_pts(cb_ctz(up)) == cb_card_pts(x)) {
+            out &= ~(1ull << x);
         }
     }
     return out;
@@ -242,13 +309,6 @@ static inline int cb_next_hand(const cb_ctx *c, int h)
 }
 
 /* ----------------------------------------------------------------- value search */
-typedef struct {
-    int leader, h, i;   /* i = cards already played to the trick */
-    int wseat, wcard;   /* winner so far (-1 when i == 0) */
-    uint64_t tcards;    /* cards of the trick so far */
-    int tpts;
-} cb_trick_state;
-
 static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int beta);
 
 /* Order the moves of `seat` in the trick: higher score first. */
@@ -322,8 +382,7 @@ static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, int beta)
     int lb = won ? t->tpts : 0;
     if (ub <= alpha) return ub;
     if (lb >= beta) return lb;
-    uint64_t hand = c->hands[h][seat];
-    uint64_t moves = cb_reps(hand, c->world[h] | t->tcards);
+    uint64_t moves = cb_moves_of(c, t, seat, 0);
     int order[4];
     int k = cb_order(c, t, seat, moves, -1, order);
     int best = maximizing ? -CB_INF : CB_INF;
@@ -397,8 +456,7 @@ static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int beta)
     if (hi < beta) beta = hi;
     int a0 = alpha, b0 = beta;
     cb_trick_state t = {leader, h, 0, -1, -1, 0, 0};
-    uint64_t hand = c->hands[h][leader];
-    uint64_t moves = cb_reps(hand, c->world[h]);
+    uint64_t moves = cb_moves_of(c, &t, leader, 0);
     int order[4];
     int k = cb_order(c, &t, leader, moves, ttbest, order);
     int maximizing = leader == c->bidder;
@@ -450,8 +508,7 @@ static int cb_all_trick(cb_ctx *c, const cb_trick_state *t)
     if (t->i > 0 && t->wseat != b) {
         if (bidder_played || !cb_can_beat(c, c->hands[h][b], t->wcard)) return 0;
     }
-    uint64_t hand = c->hands[h][seat];
-    uint64_t moves = cb_reps(hand, c->world[h] | t->tcards);
+    uint64_t moves = cb_moves_of(c, t, seat, 1);
     int order[4];
     int k = cb_order(c, t, seat, moves, -1, order);
     int maximizing = seat == b;
