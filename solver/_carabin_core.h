@@ -23,12 +23,14 @@
  *    deal (every bidder, trump, per-move value);
  *  - bounds from the points still in play, sharpened by sure points: a coalition trump
  *    above the bidder's highest trump of its world wins whenever it is played (its
- *    points can never be the bidder's), and a bidder's trump above every coalition trump
- *    of its world always wins for him;
+ *    points, and the cheapest cards the bidder can give to those tricks, can never be
+ *    his), and a bidder's trump above every coalition trump of its world always wins
+ *    for him (with the cheapest cards every other seat can give to it); inside a trick
+ *    the other world's sure points still hold;
  *  - the last trick evaluated directly; cut-offs inside a trick once its winner is
  *    settled;
  *  - move ordering by what the card does to the trick (a sure win, a cheap win, a
- *    discard), the table's best lead first;
+ *    discard), the table's best lead first, the coalition's killer cards next;
  *  - exact values by zero-window probes whose fail-soft results narrow the interval.
  * The chelem (all tricks) search is a boolean search that stops at the first lost trick.
  */
@@ -65,6 +67,7 @@ typedef struct {
     uint64_t ref[2][CB_MAXP]; /* the hands that define card ownership for this generation */
     int ref_n;
     uint64_t nodes;
+    int8_t killer[64][2]; /* coalition killer moves by cards left (ordering only) */
     uint32_t poll;
     int stopped;
     volatile int *stop; /* set to nonzero to abandon a search */
@@ -101,6 +104,7 @@ static cb_ctx *cb_new(size_t megabytes)
     if (!c->tt) { free(c); return NULL; }
     c->bucket_mask = buckets - 1;
     c->gen = 1;
+    memset(c->killer, -1, sizeof c->killer);
     return c;
 }
 
@@ -116,6 +120,7 @@ static void cb_clear(cb_ctx *c)
     memset(c->tt, 0, cb_tt_bytes(c));
     c->gen++;
     c->ref_n = 0;
+    memset(c->killer, -1, sizeof c->killer);
 }
 
 static inline int cb_check_stop(cb_ctx *c)
@@ -280,13 +285,25 @@ static inline int cb_power(const cb_ctx *c, int x) { return (x & 15) + (((c->tma
  * them in different tricks and the bidder wins nothing there. Likewise a bidder's trump
  * above every coalition trump of its world always wins for him, and if every card he
  * holds there is one, he takes every trick of that world. */
-static inline void cb_sure(const cb_ctx *c, int *csure, int *bsure)
+/* The fewest points w cards of `hand` can carry. */
+static inline int cb_cheapest(uint64_t hand, int w)
 {
-    int cs = 0, bs = 0;
-    for (int h = 0; h < 2; h++) {
-        uint64_t bh = c->hands[h][c->bidder];
-        int tricks = cb_popc(bh);
-        if (!tricks) continue;
+    int z = cb_popc(hand & ~(CB_ACES | CB_KINGS | CB_QUEENS));
+    if (w <= z) return 0;
+    w -= z;
+    int q = cb_popc(hand & CB_QUEENS), k = cb_popc(hand & CB_KINGS);
+    int p = 0;
+    int t = w < q ? w : q; p += 2 * t; w -= t;
+    t = w < k ? w : k; p += 3 * t; w -= t;
+    return p + 4 * w;
+}
+
+static inline void cb_sure_world(const cb_ctx *c, int h, int *csure, int *bsure)
+{
+    int cs = 0, bs = 0, b = c->bidder;
+    uint64_t bh = c->hands[h][b];
+    int tricks = cb_popc(bh);
+    if (tricks) {
         uint64_t bt = bh & c->tmask;
         uint64_t ct = c->world[h] & c->tmask & ~bt;
         uint64_t over = ct, bover = bt;
@@ -294,11 +311,27 @@ static inline void cb_sure(const cb_ctx *c, int *csure, int *bsure)
             over = bt ? ct & cb_above(cb_top(bt)) : ct;
             bover = bt & cb_above(cb_top(ct));
         }
-        cs += cb_popc(over) >= tricks ? cb_points(c->world[h]) : cb_points(over);
-        bs += cb_popc(bover) == tricks ? cb_points(c->world[h]) : cb_points(bover);
+        int no = cb_popc(over), nb = cb_popc(bover);
+        if (no >= tricks) cs = cb_points(c->world[h]);
+        else if (no) cs = cb_points(over) + cb_cheapest(bh, no);
+        if (nb == tricks) bs = cb_points(c->world[h]);
+        else if (nb) {
+            bs = cb_points(bover);
+            for (int s = 0; s < c->n; s++)
+                if (s != b) bs += cb_cheapest(c->hands[h][s], nb);
+        }
     }
     *csure = cs;
     *bsure = bs;
+}
+
+static inline void cb_sure(const cb_ctx *c, int *csure, int *bsure)
+{
+    int c0, b0, c1, b1;
+    cb_sure_world(c, 0, &c0, &b0);
+    cb_sure_world(c, 1, &c1, &b1);
+    *csure = c0 + c1;
+    *bsure = b0 + b1;
 }
 
 static inline int cb_next_hand(const cb_ctx *c, int h)
@@ -311,7 +344,17 @@ static inline int cb_next_hand(const cb_ctx *c, int h)
 /* ----------------------------------------------------------------- value search */
 static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int beta);
 
-/* Order the moves of `seat` in the trick: higher score first. */
+/* Remember a coalition card that caused a cut-off at this depth (two slots). */
+static inline void cb_killer(cb_ctx *c, int x)
+{
+    int8_t *k = c->killer[cb_popc(c->world[0] | c->world[1])];
+    if (k[0] != x) { k[1] = k[0]; k[0] = (int8_t)x; }
+}
+
+/* Order the moves of `seat` in the trick: higher score first: the table's best lead,
+ * then the coalition's last two cut-off cards at this depth (killers: the coalition's
+ * good replies repeat across sibling lines; for the bidder they did worse than the
+ * static order), then by what the card does to the trick. */
 static int cb_order(const cb_ctx *c, const cb_trick_state *t, int seat, uint64_t moves, int ttbest,
                     int *out)
 {
@@ -326,6 +369,7 @@ static int cb_order(const cb_ctx *c, const cb_trick_state *t, int seat, uint64_t
         else later_c |= c->hands[h][s];
     }
     uint64_t bh = c->hands[h][b];
+    const int8_t *killer = c->killer[cb_popc(c->world[0] | c->world[1])];
     while (moves) {
         int x = cb_ctz(moves);
         moves &= moves - 1;
@@ -334,6 +378,8 @@ static int cb_order(const cb_ctx *c, const cb_trick_state *t, int seat, uint64_t
         int wseat = wins ? seat : t->wseat;
         int p = cb_card_pts(x), s;
         if (x == ttbest) s = 10000;
+        else if (seat != b && x == killer[0]) s = 5000;
+        else if (seat != b && x == killer[1]) s = 4000;
         else if (seat == b) {
             if (wins && !cb_can_beat(c, later_c, w)) s = 2000 + 10 * p - (x & 15);
             else if (wins) s = 1000 - cb_power(c, x);
@@ -378,8 +424,10 @@ static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, int beta)
     }
     int lost = t->wseat != b && (bidder_played || !cb_can_beat(c, c->hands[h][b], t->wcard));
     int won = t->wseat == b && !cb_can_beat(c, later_c, t->wcard);
-    int ub = lost ? live : t->tpts + live;
-    int lb = won ? t->tpts : 0;
+    int ocs, obs;
+    cb_sure_world(c, 1 - h, &ocs, &obs);
+    int ub = (lost ? live : t->tpts + live) - ocs;
+    int lb = (won ? t->tpts : 0) + obs;
     if (ub <= alpha) return ub;
     if (lb >= beta) return lb;
     uint64_t moves = cb_moves_of(c, t, seat, 0);
@@ -409,7 +457,7 @@ static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, int beta)
             if (v < best) best = v;
             if (best < beta) beta = best;
         }
-        if (alpha >= beta) break;
+        if (alpha >= beta) { if (!maximizing) cb_killer(c, x); break; }
     }
     return best;
 }
@@ -479,7 +527,7 @@ static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int beta)
         if (maximizing ? v > best : v < best) { best = v; bestm = x; }
         if (maximizing) { if (best > alpha) alpha = best; }
         else if (best < beta) beta = best;
-        if (alpha >= beta) break;
+        if (alpha >= beta) { if (!maximizing) cb_killer(c, x); break; }
     }
     int nlo = lo, nhi = hi;
     if (best <= a0) { if (best < nhi) nhi = best; }
@@ -573,6 +621,7 @@ static void cb_load(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidd
     if (!same) {
         c->gen++;
         c->ref_n = n;
+        memset(c->killer, -1, sizeof c->killer);
         for (int s = 0; s < n; s++)
             for (int kind = 0; kind < 2; kind++) c->ref[kind][s] = hands[kind * n + s];
     }
@@ -629,7 +678,9 @@ static int cb_exact_node(cb_ctx *c, const cb_node *node, int guess)
         int v = cb_node_search(c, node, g - 1, g);
         if (c->stopped) return -1;
         if (v >= g) lo = v; else hi = v;
-        g = (lo + hi + 1) / 2;
+        /* step a quarter of the interval from the side just proved: values cluster
+         * near the bounds the fail-soft results give */
+        g = v >= g ? lo + 1 + (hi - lo - 1) / 4 : hi - (hi - lo - 1) / 4;
     }
     return lo;
 }
