@@ -28,7 +28,8 @@
  *    for him (with the cheapest cards every other seat can give to it); inside a trick
  *    the other world's sure points still hold;
  *  - the last trick evaluated directly; cut-offs inside a trick once its winner is
- *    settled;
+ *    settled; for the last card of a trick, a look-up of every resulting boundary
+ *    before searching any (enhanced transposition cut-off);
  *  - move ordering by what the card does to the trick (a sure win, a cheap win, a
  *    discard), the table's best lead first, the coalition's killer cards next;
  *  - exact values by zero-window probes whose fail-soft results narrow the interval.
@@ -431,6 +432,29 @@ static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, int beta)
     if (ub <= alpha) return ub;
     if (lb >= beta) return lb;
     uint64_t moves = cb_moves_of(c, t, seat, 0);
+    if (t->i == n - 1) {
+        /* last card of the trick: every card leads straight to a trick boundary, so
+         * look all of them up first; one the table already settles cuts at once
+         * (enhanced transposition cut-off) */
+        uint64_t m = moves;
+        while (m) {
+            int x = cb_ctz(m);
+            m &= m - 1;
+            uint64_t bit = 1ull << x;
+            int wins = cb_beats(c, x, t->wcard);
+            int ws = wins ? seat : t->wseat;
+            int gain = ws == b ? t->tpts + cb_card_pts(x) : 0;
+            c->world[h] &= ~bit;
+            c->hands[h][seat] &= ~bit;
+            uint64_t key = cb_key(c, ws, cb_next_hand(c, h));
+            c->world[h] |= bit;
+            c->hands[h][seat] |= bit;
+            cb_entry *e = cb_probe(c, key);
+            if (!e) continue;
+            if (maximizing && gain + e->lo >= beta) return gain + e->lo;
+            if (!maximizing && gain + e->hi <= alpha) return gain + e->hi;
+        }
+    }
     int order[4];
     int k = cb_order(c, t, seat, moves, -1, order);
     int best = maximizing ? -CB_INF : CB_INF;
