@@ -16,9 +16,9 @@ what the other hands cannot hold:
 
 Choices where SPEC is silent, written down here: ``played=`` lists the cards separated
 by commas (like ``trick=``), empty or left out before the first card; the viewer must be
-the seat to move; a Klabberjass view has no dix exchange (the turn-up is out of play)
-and may add ``shown=<holding>``; a Carabin view takes ``order=left_then_right`` like a
-position. A view no deal can produce is refused with the first problem found.
+the seat to move; in a Klabberjass view the turn-up is out of play unless ``dix=`` names
+the seat that exchanged the trump 7 for it, and the view may add ``shown=<holding>``; a
+Carabin view takes ``order=left_then_right`` like a position. A view no deal can produce is refused with the first problem found.
 
 Sampling is exact and uniform over the consistent worlds: every constraint forbids
 single cards to the one hidden Klabberjass hand, so a world is a uniform choice of
@@ -106,8 +106,12 @@ class Inference:
 
 @dataclass(frozen=True)
 class KlabberjassView:
-    """One Klabberjass seat's knowledge: ``seat=E trump=H turn=JH [bottom=7S]
+    """One Klabberjass seat's knowledge: ``seat=E trump=H turn=JH [bottom=7S] [dix=E|D]
     hand=<holding> played=<c>,<c>,… [shown=<holding>]``.
+
+    ``dix=`` names the seat that exchanged the trump 7 for the turn-up (``classic``
+    rules): the turn-up is then in that seat's hand (or played by him) and the trump 7
+    is out of play in its place; both players saw the exchange.
 
     Attributes:
         seat: the viewer (0 = E, 1 = D); he must be the seat to move.
@@ -117,6 +121,7 @@ class KlabberjassView:
         played: every card played so far, in order; E led the first trick.
         bottom: the bottom card of the stock if it was shown (out of play), or None.
         shown: cards the opponent has shown (declared), played or not.
+        dix: the seat that exchanged the trump 7 for the turn-up, or None.
     """
 
     seat: int
@@ -126,9 +131,12 @@ class KlabberjassView:
     played: tuple[int, ...] = ()
     bottom: int | None = None
     shown: int = 0
+    dix: int | None = None
 
     game: ClassVar[str] = "klabberjass"
-    KEYS: ClassVar[tuple[str, ...]] = ("seat", "trump", "turn", "bottom", "hand", "played", "shown")
+    KEYS: ClassVar[tuple[str, ...]] = (
+        "seat", "trump", "turn", "bottom", "dix", "hand", "played", "shown",
+    )  # fmt: skip
 
     @classmethod
     def parse(cls, text: str) -> KlabberjassView:
@@ -152,6 +160,7 @@ class KlabberjassView:
             played=_played(f, text),
             bottom=parse_card(f["bottom"], text) if "bottom" in f else None,
             shown=parse_holding(f["shown"], text) if "shown" in f else 0,
+            dix=seat_of(f["dix"], text) if "dix" in f else None,
         )
         view.inference(text)
         return view
@@ -160,6 +169,7 @@ class KlabberjassView:
         text = (
             f"seat={'ED'[self.seat]} trump={SUITS[self.trump]} turn={card_str(self.turn)}"
             + (f" bottom={card_str(self.bottom)}" if self.bottom is not None else "")
+            + (f" dix={'ED'[self.dix]}" if self.dix is not None else "")
             + f" hand={format_holding(self.hand)} played={','.join(map(card_str, self.played))}"
         )
         if self.shown:
@@ -187,24 +197,37 @@ class KlabberjassView:
                     f"(7 to A){where}"
                 )
         played_mask = _check_played_unique(self.played, PACK, where)
-        out_of_play = 1 << self.turn | (1 << self.bottom if self.bottom is not None else 0)
         if not PACK >> self.turn & 1 or (self.bottom is not None and not PACK >> self.bottom & 1):
             raise RulesError(f"the turn-up and bottom card must be in the pack (7 to A){where}")
+        # The card lying out of play in the turn-up's place: the trump 7 after a dix.
+        shown = self.shown
+        set_aside = self.turn
+        if self.dix is not None:
+            seven = 16 * self.trump + 5
+            if suit_of(self.turn) != self.trump or self.turn == seven:
+                raise RulesError(
+                    f"dix={names[self.dix]} needs a turn-up of the trump suit other than its 7 "
+                    f"(turn-up {card_str(self.turn)}, trump {SUITS[self.trump]}){where}"
+                )
+            set_aside = seven
+            if self.dix == opp:
+                shown |= 1 << self.turn
+        out_of_play = 1 << set_aside | (1 << self.bottom if self.bottom is not None else 0)
         if self.bottom == self.turn:
             raise RulesError(f"bottom card {card_str(self.turn)} is also the turn-up{where}")
         for name, mask in (("played", played_mask), ("in the hand", self.hand)):
             clash = mask & out_of_play
             if clash:
                 raise RulesError(
-                    f"card {_cards_text(clash)} {name} is out of play (turn-up or bottom card){where}"
+                    f"card {_cards_text(clash)} {name} is out of play (the turn-up, the bottom card, or the trump 7 after a dix){where}"
                 )
         if self.hand & played_mask:
             raise RulesError(
                 f"card {_cards_text(self.hand & played_mask)} is both played and in the hand{where}"
             )
-        if self.shown & (self.hand | out_of_play):
+        if shown & (self.hand | out_of_play):
             raise RulesError(
-                f"shown card {_cards_text(self.shown & (self.hand | out_of_play))} is not the "
+                f"shown card {_cards_text(shown & (self.hand | out_of_play))} is not the "
                 f"opponent's to show{where}"
             )
         if len(self.played) > 2 * HAND_SIZE:
@@ -232,10 +255,20 @@ class KlabberjassView:
                 f"{mine_played} he played){where}"
             )
         opp_size = HAND_SIZE - card_count(by[opp])
-        stray = self.shown & by[me]
+        if self.dix is not None and not (self.hand | by[me] | shown) >> self.turn & 1:
+            raise RulesError(
+                f"dix={names[self.dix]}: the turn-up {card_str(self.turn)} must be in "
+                f"{names[self.dix]}'s hand or among his played cards{where}"
+            )
+        if self.dix == opp and (self.hand | by[me]) >> self.turn & 1:
+            raise RulesError(
+                f"dix={names[opp]}: the turn-up {card_str(self.turn)} went to {names[opp]}, "
+                f"not to {names[me]}{where}"
+            )
+        stray = shown & by[me]
         if stray:
             raise RulesError(f"shown card {_cards_text(stray)} was played by {names[me]}{where}")
-        shown_held = self.shown & ~by[opp]
+        shown_held = shown & ~by[opp]
         if card_count(shown_held) > opp_size:
             raise RulesError(
                 f"{card_count(shown_held)} shown cards, but {names[opp]} holds only {opp_size}{where}"
@@ -300,7 +333,7 @@ class KlabberjassView:
                     f", so he had to play it on {card_str(a)}{where}"
                 )
             forbidden |= banned & PACK
-        pool = PACK & ~(self.hand | played_mask | out_of_play | self.shown | forbidden)
+        pool = PACK & ~(self.hand | played_mask | out_of_play | shown | forbidden)
         need = opp_size - card_count(shown_held)
         if card_count(pool) < need:
             raise RulesError(

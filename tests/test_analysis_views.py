@@ -190,3 +190,56 @@ def test_carabin_view_with_a_played_card_in_hand_is_refused(capsys):
     assert main(["advise", "carabin", view, "--samples", "5"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and "AS" in err and err.count("\n") == 1
+
+
+@settings(max_examples=40)
+@given(st.integers(0, 10**6), st.integers(0, 17))
+def test_klabberjass_worlds_respect_a_dix_exchange(seed, n):
+    """Deals where the holder of the trump 7 took the turn-up: the turn-up is in play
+    in his hand, the 7 is out of play, and every world agrees with the true hands."""
+    from solver.klabberjass_deal import exchange_dix
+
+    deal = Deal.random(seed)
+    trump = deal.turn >> 4
+    seven = 16 * trump + 5
+    holder = next((s for s in (0, 1) if deal.hands[s] >> seven & 1), None)
+    if holder is None or deal.turn == seven:
+        return  # no dix possible in this deal
+    hands = exchange_dix(deal.hands, deal.turn, holder)
+    rng = random.Random(seed)
+    p = Position(trump, 0, hands)
+    line = []
+    for _ in range(min(n, 17)):
+        line.append(rng.choice(p.legal_moves()))
+        p = p.play(line[-1])
+    seat, opp = p.to_move, 1 - p.to_move
+    view = KlabberjassView.parse(
+        f"seat={'ED'[seat]} trump={SUITS[trump]} turn={card_str(deal.turn)} "
+        f"dix={'ED'[holder]} hand={format_holding(p.hands[seat])} "
+        f"played={','.join(map(card_str, line))}"
+    )
+    assert str(KlabberjassView.parse(str(view))) == str(view)
+    played = mask_of(line)
+    for world in view.sample_worlds(20, seed=seed):
+        assert world.hands[seat] == p.hands[seat]
+        assert not world.hands[opp] >> seven & 1  # the 7 lies out of play
+        if holder == opp and not played >> deal.turn & 1:
+            assert world.hands[opp] >> deal.turn & 1  # he took the turn-up
+        assert world.hands[opp] & (played | world.hands[seat]) == 0
+
+
+@pytest.mark.parametrize(
+    ("view", "words"),
+    [
+        ("seat=E trump=H turn=KS dix=E hand=AT9.KQ.A.AT7 played=", "trump suit other than its 7"),
+        ("seat=E trump=H turn=7H dix=E hand=AT9.KQ.A.AT7 played=", "trump suit other than its 7"),
+        ("seat=E trump=H turn=KH dix=E hand=AT9.QJ.A.AT7 played=", "must be in E's hand"),
+        ("seat=E trump=H turn=KH dix=D hand=AT9.Q7.A.AT7 played=", "7H in the hand is out of play"),
+    ],
+)
+def test_impossible_dix_views_are_refused(view, words, capsys):
+    with pytest.raises(RulesError, match=words):
+        KlabberjassView.parse(view)
+    assert main(["advise", "klabberjass", view, "--samples", "5", "--seed", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
