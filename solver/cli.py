@@ -24,7 +24,10 @@ class UsageError(TricklabError):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # type: ignore[override]
-        raise UsageError(f"{self.prog}: {message}")
+        where = "" if self.prog == "tricklab" else f"{self.prog.removeprefix('tricklab ')}: "
+        if message.startswith("unrecognized arguments"):
+            message += " (a position or deal has spaces: put it in quotes)"
+        raise UsageError(f"{where}{message}")
 
 
 def _game(sub: argparse.ArgumentParser) -> None:
