@@ -46,6 +46,7 @@ from solver.cards import (
     card_count,
     card_str,
     cards_of,
+    cards_text,
     format_holding,
     mask_of,
     parse_card,
@@ -57,10 +58,6 @@ from solver.cards import (
     suit_of,
 )
 from solver.errors import IllegalPlayError, NotationError, RulesError
-
-
-def _cards_text(mask: int) -> str:
-    return " ".join(card_str(c) for c in cards_of(mask))
 
 
 def _played(fields: dict[str, str], text: str) -> tuple[int, ...]:
@@ -193,7 +190,7 @@ class KlabberjassView:
         for name, mask in (("hand", self.hand), ("shown", self.shown)):
             if mask & ~PACK:
                 raise RulesError(
-                    f"{name} card {_cards_text(mask & ~PACK)} is not in the Klabberjass pack "
+                    f"{name} card {cards_text(mask & ~PACK)} is not in the Klabberjass pack "
                     f"(7 to A){where}"
                 )
         played_mask = _check_played_unique(self.played, PACK, where)
@@ -219,15 +216,15 @@ class KlabberjassView:
             clash = mask & out_of_play
             if clash:
                 raise RulesError(
-                    f"card {_cards_text(clash)} {name} is out of play (the turn-up, the bottom card, or the trump 7 after a dix){where}"
+                    f"card {cards_text(clash)} {name} is out of play (the turn-up, the bottom card, or the trump 7 after a dix){where}"
                 )
         if self.hand & played_mask:
             raise RulesError(
-                f"card {_cards_text(self.hand & played_mask)} is both played and in the hand{where}"
+                f"card {cards_text(self.hand & played_mask)} is both played and in the hand{where}"
             )
         if shown & (self.hand | out_of_play):
             raise RulesError(
-                f"shown card {_cards_text(shown & (self.hand | out_of_play))} is not the "
+                f"shown card {cards_text(shown & (self.hand | out_of_play))} is not the "
                 f"opponent's to show{where}"
             )
         if len(self.played) > 2 * HAND_SIZE:
@@ -267,7 +264,7 @@ class KlabberjassView:
             )
         stray = shown & by[me]
         if stray:
-            raise RulesError(f"shown card {_cards_text(stray)} was played by {names[me]}{where}")
+            raise RulesError(f"shown card {cards_text(stray)} was played by {names[me]}{where}")
         shown_held = shown & ~by[opp]
         if card_count(shown_held) > opp_size:
             raise RulesError(
@@ -295,7 +292,7 @@ class KlabberjassView:
             if follower == me:
                 hand_t = self.hand | later[me]
                 if not replies(hand_t, a, self.trump) >> b & 1:
-                    legal = _cards_text(replies(hand_t, a, self.trump))
+                    legal = cards_text(replies(hand_t, a, self.trump))
                     raise IllegalPlayError(
                         f"card {i + 2} {card_str(b)} by {names[me]} breaks the rules: "
                         f"with {format_holding(hand_t)} on {card_str(a)} he must play one of "
@@ -323,13 +320,13 @@ class KlabberjassView:
                 banned |= higher
                 reasons.append(
                     f"{names[opp]} could not overtrump {card_str(a)} at trick {t}: "
-                    f"holds none of {_cards_text(higher & ~played_mask & ~self.hand) or '-'}"
+                    f"holds none of {cards_text(higher & ~played_mask & ~self.hand) or '-'}"
                 )
             clash = banned & PACK & (known_t & ~(1 << b))
             if clash:
                 raise IllegalPlayError(
                     f"card {i + 2} {card_str(b)} by {names[opp]} breaks the rules: he "
-                    f"{'shows' if clash & shown_held else 'later plays'} {_cards_text(clash)}"
+                    f"{'shows' if clash & shown_held else 'later plays'} {cards_text(clash)}"
                     f", so he had to play it on {card_str(a)}{where}"
                 )
             forbidden |= banned & PACK
@@ -338,7 +335,7 @@ class KlabberjassView:
         if card_count(pool) < need:
             raise RulesError(
                 f"no deal fits the view: {names[opp]} holds {need} unknown cards but only "
-                f"{card_count(pool)} cards can be his ({_cards_text(pool) or 'none'}){where}"
+                f"{card_count(pool)} cards can be his ({cards_text(pool) or 'none'}){where}"
             )
         hands = [0, 0]
         hands[me] = self.hand
@@ -464,11 +461,11 @@ class CarabinView:
         n, me = self.players, self.seat
         left, right = self.hand
         if left & right:
-            raise RulesError(f"card {_cards_text(left & right)} is in both hands{where}")
+            raise RulesError(f"card {cards_text(left & right)} is in both hands{where}")
         played_mask = _check_played_unique(self.played, PACK, where)
         if (left | right) & played_mask:
             raise RulesError(
-                f"card {_cards_text((left | right) & played_mask)} is both played and in the "
+                f"card {cards_text((left | right) & played_mask)} is both played and in the "
                 f"hand{where}"
             )
         if (left | right | played_mask) >> self.turn & 1:

@@ -119,6 +119,15 @@ def cards_of(mask: int) -> Iterator[int]:
                 yield card
 
 
+def cards_text(mask: int) -> str:
+    """The cards of a set as text, spades first, high to low: for messages.
+
+    >>> cards_text(parse_holding("A..K2."))
+    'AS KD 2D'
+    """
+    return " ".join(card_str(c) for c in cards_of(mask))
+
+
 def card_count(mask: int) -> int:
     """Number of cards in a set."""
     return mask.bit_count()

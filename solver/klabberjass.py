@@ -24,6 +24,7 @@ from solver.cards import (
     card_count,
     card_str,
     cards_of,
+    cards_text,
     format_holding,
     parse_card,
     parse_fields,
@@ -188,7 +189,7 @@ class Position:
         for seat, hand in zip(SEATS, self.hands, strict=True):
             outside = hand & ~PACK
             if outside:
-                bad = " ".join(card_str(c) for c in cards_of(outside))
+                bad = cards_text(outside)
                 raise RulesError(
                     f"card {bad} in {seat}={format_holding(hand)} is not in the Klabberjass pack (7 to A)"
                 )
@@ -197,7 +198,7 @@ class Position:
                     f"{seat}={format_holding(hand)} holds {card_count(hand)} cards (at most {HAND_SIZE})"
                 )
         if e & d:
-            both = " ".join(card_str(c) for c in cards_of(e & d))
+            both = cards_text(e & d)
             raise RulesError(f"card {both} is in both hands")
         ne, nd = card_count(e), card_count(d)
         if self.trick is None:

@@ -30,6 +30,7 @@ from solver.cards import (
     card_count,
     card_str,
     cards_of,
+    cards_text,
     format_holding,
     make_card,
     parse_card,
@@ -54,10 +55,6 @@ from solver.klabberjass import (
 EXTRA_SIZE = HAND_SIZE - DEAL_SIZE
 
 _SEVEN, _QUEEN, _KING, _ACE = (RANKS.index(r) for r in "7QKA")
-
-
-def _cards_text(mask: int) -> str:
-    return " ".join(card_str(c) for c in cards_of(mask))
 
 
 # ====================================================================== the deal
@@ -111,7 +108,7 @@ class Deal:
             outside = hand & ~PACK
             if outside:
                 raise RulesError(
-                    f"card {_cards_text(outside)} in {seat}={format_holding(hand)} is not "
+                    f"card {cards_text(outside)} in {seat}={format_holding(hand)} is not "
                     "in the Klabberjass pack (7 to A)"
                 )
             if card_count(hand) != HAND_SIZE:
@@ -120,7 +117,7 @@ class Deal:
                     f"(a hand has {HAND_SIZE})"
                 )
             if seen & hand:
-                raise RulesError(f"card {_cards_text(seen & hand)} is in both hands")
+                raise RulesError(f"card {cards_text(seen & hand)} is in both hands")
             seen |= hand
         if self.first is not None:
             for seat, hand, first in zip(SEATS, self.hands, self.first, strict=True):
@@ -191,7 +188,7 @@ class Deal:
                 extra = parse_holding(extra_text, text)
                 if first & extra:
                     raise RulesError(
-                        f'card {_cards_text(first & extra)} twice in {seat}={value} in "{text}"'
+                        f'card {cards_text(first & extra)} twice in {seat}={value} in "{text}"'
                     )
                 for part, size, what in ((first, DEAL_SIZE, "first"), (extra, EXTRA_SIZE, "extra")):
                     if card_count(part) != size:
