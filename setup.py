@@ -1,4 +1,4 @@
-"""Build the compiled search cores: every ``solver/_*.pyx`` becomes an extension."""
+"""Build the compiled search cores: every ``solver/<game>/_core.pyx`` becomes an extension."""
 
 from pathlib import Path
 
@@ -7,12 +7,12 @@ from setuptools import Extension, setup
 
 extensions = [
     Extension(
-        f"solver.{pyx.stem}",
+        f"solver.{pyx.parent.name}._core",
         [str(pyx)],
-        include_dirs=["solver"],
+        include_dirs=[str(pyx.parent), "solver/_c"],
         extra_compile_args=["-O3", "-march=x86-64-v2", "-fno-strict-aliasing"],
     )
-    for pyx in sorted(Path("solver").glob("_*.pyx"))
+    for pyx in sorted(Path("solver").glob("*/_core.pyx"))
 ]
 
 setup(

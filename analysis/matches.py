@@ -6,14 +6,14 @@ The derived rules of the studies are checked *in play*, against simple ones:
 cards and the turn-up, and, as bidder, decides before the first trick whether to
 declare his sequences and Bella:
 
-- ``derived``: the equilibrium bidding rule of :mod:`analysis.equilibrium` (hand
+- ``derived``: the equilibrium bidding rule of :mod:`analysis.bidding.equilibrium` (hand
   classes, mixed strategies sampled) and the sinking threshold of
-  :mod:`analysis.sinking`: declare nothing when the estimated margin (his mean
+  :mod:`analysis.bidding.sinking`: declare nothing when the estimated margin (his mean
   total minus the opponent's, declaring everything, over ``sink_samples`` sampled
   worlds) is below the threshold, else declare everything;
 - ``derived-declare``: the same bidding, always declaring (isolates the sinking rule);
 - ``thumb``: take with the Jass and another trump or the Menel and two others
-  (:func:`analysis.equilibrium.thumb_policy`), always declare;
+  (:func:`analysis.bidding.equilibrium.thumb_policy`), always declare;
 - ``always``: E always takes the turn-up suit (D, after a pass, too), always declare.
 
 The opponent of the bidder always declares. The derived rule is read from
@@ -34,7 +34,7 @@ schmeiss) are simulated.
   (the engine's exact card points), as in the deal table.
 
 **Carabin** (3-6 players, :func:`carabin_match`). Policies of
-:mod:`analysis.carabin_bidding` (``derived``, ``thumb``, ``always``) are dealt to the
+:mod:`analysis.bidding.carabin` (``derived``, ``thumb``, ``always``) are dealt to the
 players in turn (``policies="derived,thumb"`` with 4 players: players 0 and 2 derived,
 1 and 3 thumb). Play is ``dd`` (default: the make probe and the chelem search decide
 the contract, exactly what double-dummy play gives) or ``pimc`` (PIMC card by card,
@@ -56,12 +56,12 @@ from typing import Any
 
 import numpy as np
 
-from analysis.bidding import Estimate, hand_features, proportion
+from analysis.bidding.klabberjass import Estimate, hand_features, proportion
 from solver.cards import cards_of
 from solver.klabberjass import PACK, SEED, Rules
-from solver.klabberjass_deal import (
+from solver.klabberjass.deal import (
     Deal,
-    Game,
+    Match,
     has_bella,
     runs,
     score_deal,
@@ -103,8 +103,8 @@ KLABBERJASS_POLICIES = {
 
 def save_klabberjass_rule(df, path: str | Path = KLABBERJASS_RULE) -> dict:
     """Solve the bidding game on the training half of a ``klabberjass-bidding`` study
-    (as :func:`analysis.equilibrium.bidding_tables` does) and write the rule as JSON."""
-    from analysis.equilibrium import deal_arrays, make_classifier, solve_bidding_game, split
+    (as :func:`analysis.bidding.equilibrium.bidding_tables` does) and write the rule as JSON."""
+    from analysis.bidding.equilibrium import deal_arrays, make_classifier, solve_bidding_game, split
 
     train, _test = split(deal_arrays(df))
     classifier = make_classifier(train)
@@ -131,8 +131,8 @@ def save_klabberjass_rule(df, path: str | Path = KLABBERJASS_RULE) -> dict:
 @lru_cache(maxsize=4)
 def load_klabberjass_rule(path: str = str(KLABBERJASS_RULE)):
     """The derived bidding rule as (classifier, equilibrium-like policy arrays)."""
-    from analysis.bidding import LinearEstimate
-    from analysis.equilibrium import Classifier
+    from analysis.bidding.equilibrium import Classifier
+    from analysis.bidding.klabberjass import LinearEstimate
 
     d = json.loads(Path(path).read_text())
     est = LinearEstimate(
@@ -150,7 +150,7 @@ def sinking_threshold(path: str | Path = SINKING_SUMMARY) -> float:
 
 
 def _one_hand_arrays(hand6: int, seat: int, turn: int):
-    from analysis.equilibrium import DealArrays
+    from analysis.bidding.equilibrium import DealArrays
 
     feats = np.zeros((1, 2, 4, len(hand_features(hand6, 0, turn))), dtype=np.int16)
     for t in range(4):
@@ -164,10 +164,10 @@ def bid_intent(
     """What a seat will do in the auction, drawn once per deal: (takes in round 1 if
     asked, names in round 2 if asked, the suit he would name).
 
-    The policies of :mod:`analysis.equilibrium` are used on the one hand; a mixed
+    The policies of :mod:`analysis.bidding.equilibrium` are used on the one hand; a mixed
     strategy is sampled with ``rng``.
     """
-    from analysis.equilibrium import thumb_policy
+    from analysis.bidding.equilibrium import thumb_policy
 
     arrays = _one_hand_arrays(hand6, seat, turn)
     if policy.bidding in ("thumb", "always"):
@@ -207,9 +207,9 @@ def estimated_margin(
     own: int, bidder: int, trump: int, turn: int, samples: int, rng: random.Random, rules: Rules
 ) -> float:
     """The bidder's mean total minus the opponent's, both declaring everything, over
-    ``samples`` worlds of the opponent's nine cards (as in :mod:`analysis.sinking`)."""
-    from analysis.sinking import option_nets
-    from solver.klabberjass_table import card_points_of, engine_solver
+    ``samples`` worlds of the opponent's nine cards (as in :mod:`analysis.bidding.sinking`)."""
+    from analysis.bidding.sinking import option_nets
+    from solver.klabberjass.table import card_points_of, engine_solver
 
     unseen = list(cards_of(PACK & ~own & ~(1 << turn)))
     worlds = []
@@ -253,9 +253,9 @@ def play_pimc(
 ) -> tuple[int, int]:
     """Card points (E, D) of a deal played card by card by PIMC (E leads)."""
     from analysis.advice import advise
-    from analysis.views import KlabberjassView
     from solver.cards import parse_card
     from solver.klabberjass import Position
+    from solver.views import KlabberjassView
 
     pos = Position(trump, 0, hands)
     played: list[int] = []
@@ -278,7 +278,7 @@ def play_pimc(
 
 def play_dd(hands: tuple[int, int], trump: int, rules: Rules) -> tuple[int, int]:
     """Card points (E, D) of double-dummy play (E leads)."""
-    from solver.klabberjass_table import card_points_of, engine_solver
+    from solver.klabberjass.table import card_points_of, engine_solver
 
     e = engine_solver([(hands[0], hands[1], trump)], rules)[0]
     return e, card_points_of(hands[0] | hands[1], trump) + rules.last_trick - e
@@ -362,7 +362,7 @@ def klabberjass_match(
         kwargs: passed to ``deal_fn`` (play, samples, sink_samples, rules, threshold).
     """
     rules = kwargs.get("rules", SEED)
-    game = Game(rules)
+    game = Match(rules)
     records = []
     seat_a = a_first_seat
     while not game.is_over and game.deals < max_deals:
@@ -440,9 +440,9 @@ class CarabinMatch:
 def carabin_play_pimc(deal, contract, samples: int, rng: random.Random) -> bool:
     """Whether the contract is made when every seat plays by PIMC (slow)."""
     from analysis.advice import advise
-    from analysis.views import CarabinView
     from solver.carabin import contract_made
     from solver.cards import parse_card
+    from solver.views import CarabinView
 
     pos = deal.position(contract.bidder, contract.trump)
     played: list[int] = []
@@ -485,11 +485,11 @@ def carabin_match(
     """A Carabin game to 10 between players ``0 .. N-1`` (``policies[p]`` is player p's).
 
     Player ``N-1`` deals first, so player 0 is eldest in the first deal; the deal passes
-    to the left (:class:`solver.carabin.Game`).
+    to the left (:class:`solver.carabin.Match`).
     """
-    from analysis.carabin_bidding import auction, contract_result
+    from analysis.bidding.carabin import auction, contract_result
     from solver.carabin import Deal as CDeal
-    from solver.carabin import Game as CGame
+    from solver.carabin import Match as CGame
     from solver.carabin import Rules as CRules
 
     n = len(policies)
@@ -530,7 +530,7 @@ def carabin_matches_chunk(
     row per match and player: ``match``, ``player``, ``policy``, ``score``, ``win``
     (1/k when k players share the win), ``bids``, ``made``, ``deals``.
     """
-    from analysis.carabin_bidding import POLICIES
+    from analysis.bidding.carabin import POLICIES
 
     n = int(params.get("players", 4))
     names = [s.strip() for s in str(params.get("policies", "derived,thumb")).split(",")]

@@ -7,7 +7,7 @@ card is the points each side has taken so far plus what it takes from there unde
 optimal play: flat along an optimal line, it moves at each mistake, so plotting it
 shows where the game was won and lost.
 
->>> from analysis.games import get_game
+>>> from solver.games import get_game
 >>> game = get_game("klabberjass")
 >>> r = review(game, game.parse_start("trump=H lead=E E=A.7.. D=K.8.."), "AS KS 7H 8H")
 >>> [(p.card, p.loss, p.best) for p in r.plays][:2]
@@ -21,9 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from analysis.games import Game
 from solver.cards import card_str, parse_card_list
 from solver.errors import IllegalPlayError
+from solver.games import Game
 
 
 @dataclass(frozen=True)

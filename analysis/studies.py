@@ -86,7 +86,7 @@ STUDIES: dict[str, Study] = {
             "klabberjass-bidding",
             "Klabberjass: full double-dummy table of random deals (every bidder and trump), "
             "with the value of sinking; the raw material of bidding and sinking studies",
-            "analysis.bidding:bidding_chunk",
+            "analysis.bidding.klabberjass:bidding_chunk",
             500,
             {"rules": "seed"},
         ),
@@ -94,7 +94,7 @@ STUDIES: dict[str, Study] = {
             "klabberjass-sinking",
             "Klabberjass: for bidders holding sequences or Bella, declare-or-sink decided "
             "double-dummy, always declaring, and from the bidder's own view by sampling",
-            "analysis.sinking:sinking_chunk",
+            "analysis.bidding.sinking:sinking_chunk",
             50,
             {"rules": "seed", "samples": 24},
         ),
@@ -102,7 +102,7 @@ STUDIES: dict[str, Study] = {
             "carabin-bidding",
             "Carabin: for every seat and trump of random deals, whether the contract is made "
             "and whether a chelem is made (double dummy: make probe and all-tricks search)",
-            "analysis.carabin_bidding:carabin_chunk",
+            "analysis.bidding.carabin:carabin_chunk",
             10,
             {"players": 4, "trick_order": "alternate"},
         ),

@@ -13,7 +13,7 @@ Node attributes:
     moves: ``{card: points}`` for every legal card, the mover's side's points with it
         (only on expanded nodes).
     critical: exactly one class of equivalent cards is optimal although the mover had
-        a choice of several classes (see :meth:`analysis.games.Game.equivalence_classes`).
+        a choice of several classes (see :meth:`solver.games.Game.equivalence_classes`).
 
 Edge attributes:
     card: the card played (text); ``cards`` lists its equivalent cards when the tree
@@ -26,12 +26,12 @@ Graph attributes: ``game``, ``root`` (the root key), ``sides``, ``kind``
 (``optimal`` or ``all``), ``depth`` (for ``all``).
 
 Building: a game whose adapter has a compiled enumerator of the optimal DAG
-(:meth:`analysis.games.Game.optimal_flat`, Klabberjass) gets its optimal trees from
+(:meth:`solver.games.Game.optimal_flat`, Klabberjass) gets its optimal trees from
 it in one call, as flat lists turned into the graph in bulk; every other tree
 (Carabin's, and every :func:`full_tree`) is built move by move by :func:`_build`.
 Both give the same graph, down to the order of nodes, edges and attributes.
 
->>> from analysis.games import get_game
+>>> from solver.games import get_game
 >>> game = get_game("klabberjass")
 >>> g = optimal_tree(game, game.parse_position("trump=H lead=E E=A.7.. D=K.8.."))
 >>> principal_variation(g), count_optimal_lines(g)
@@ -46,9 +46,9 @@ from typing import Any
 
 import networkx as nx
 
-from analysis.games import FlatTree, Game
 from solver.cards import card_str
 from solver.errors import TricklabError
+from solver.games import FlatTree, Game
 
 #: Default cap on the number of nodes of a tree.
 MAX_NODES = 200_000
@@ -239,7 +239,7 @@ def optimal_tree(
     """The DAG of every line of double-dummy optimal play from ``position``.
 
     Args:
-        game: the game adapter (:func:`analysis.games.get_game`).
+        game: the game adapter (:func:`solver.games.get_game`).
         position: the root position.
         per_class: keep one edge per class of equivalent optimal cards (its lowest
             card; the edge's ``cards`` lists the class). Far smaller trees, for drawing.

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from solver.cli import main
+from analysis.cli.main import main
 
 POS = "trump=H lead=E E=A.7.. D=K.8.."
 VIEW = "seat=E trump=H turn=JH hand=AT9.KQ.A.AT played=7S,8D"

@@ -8,7 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.games import get_game
+from analysis.cli.klabberjass_verbs import random_positions
 from analysis.review import naive_line, review
 from analysis.trees import (
     TreeTooLargeError,
@@ -22,8 +22,8 @@ from analysis.trees import (
 )
 from solver import carabin, reference
 from solver.cards import card_str, mask_of, parse_card
+from solver.games import get_game
 from solver.klabberjass import PACK, Position, Rules
-from solver.klabberjass_cli import random_positions
 
 KJ = get_game("klabberjass")
 CB = get_game("carabin")

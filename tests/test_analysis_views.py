@@ -10,14 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analysis.advice import advise
-from analysis.games import get_game
-from analysis.views import CarabinView, KlabberjassView
+from analysis.cli.main import main
 from solver import carabin
 from solver.cards import SUITS, card_count, card_str, format_holding, mask_of
-from solver.cli import main
 from solver.errors import IllegalPlayError, RulesError
+from solver.games import get_game
 from solver.klabberjass import Position
-from solver.klabberjass_deal import Deal
+from solver.klabberjass.deal import Deal
+from solver.views import CarabinView, KlabberjassView
 
 KJ = get_game("klabberjass")
 
@@ -197,7 +197,7 @@ def test_carabin_view_with_a_played_card_in_hand_is_refused(capsys):
 def test_klabberjass_worlds_respect_a_dix_exchange(seed, n):
     """Deals where the holder of the trump 7 took the turn-up: the turn-up is in play
     in his hand, the 7 is out of play, and every world agrees with the true hands."""
-    from solver.klabberjass_deal import exchange_dix
+    from solver.klabberjass.deal import exchange_dix
 
     deal = Deal.random(seed)
     trump = deal.turn >> 4

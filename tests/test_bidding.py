@@ -8,17 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from analysis.bidding import (
-    BidView,
-    bidding_chunk,
-    column,
-    deal_of_row,
-    deal_tables,
-    evaluate_view,
-    net_of,
-    sample_worlds,
-)
-from analysis.equilibrium import (
+from analysis.bidding.equilibrium import (
     _game_matrices,
     deal_arrays,
     equilibrium_policy,
@@ -29,11 +19,21 @@ from analysis.equilibrium import (
     solve_sequence_form,
     thumb_policy,
 )
-from analysis.sinking import option_nets, sinking_chunk
+from analysis.bidding.klabberjass import (
+    BidView,
+    bidding_chunk,
+    column,
+    deal_of_row,
+    deal_tables,
+    evaluate_view,
+    net_of,
+    sample_worlds,
+)
+from analysis.bidding.sinking import option_nets, sinking_chunk
 from solver.cards import parse_card, parse_holding
 from solver.klabberjass import SEED, Rules
-from solver.klabberjass_deal import Deal, has_bella, runs
-from solver.klabberjass_table import card_points_of
+from solver.klabberjass.deal import Deal, has_bella, runs
+from solver.klabberjass.table import card_points_of
 
 pd = pytest.importorskip("pandas")
 
@@ -47,7 +47,7 @@ def study():
 def test_bidding_rows_match_the_deal_table(study):
     for _, row in study.head(40).iterrows():
         deal = deal_of_row(row)
-        from solver.klabberjass_table import deal_table
+        from solver.klabberjass.table import deal_table
 
         for r in deal_table(deal):
             assert row[column("net", r.bidder, r.trump)] == net_of(r)
@@ -158,7 +158,7 @@ def test_equilibrium_has_no_profitable_class_deviation(study):
     eq_value = expected_e_net(arrays, d_eq, d_eq).mean()
     assert eq_value == pytest.approx(eq.value, abs=1e-6)
     # no class-by-class deviation of E's does better against D's equilibrium
-    from analysis.equilibrium import Decisions
+    from analysis.bidding.equilibrium import Decisions
 
     cls = classifier.classify(arrays)[0]
     for c in range(classifier.classes):
@@ -212,7 +212,12 @@ def test_classic_rules_table_study_runs():
 
 
 def test_fast_tables_equal_the_deal_tables_and_random_hands_equal_deal_random():
-    from analysis.bidding import RESULT_CODE, _random_hands, declare_all_net, fast_tables
+    from analysis.bidding.klabberjass import (
+        RESULT_CODE,
+        _random_hands,
+        declare_all_net,
+        fast_tables,
+    )
 
     rng = random.Random(21)
     deals = []

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from analysis.carabin_bidding import (
+from analysis.bidding.carabin import (
     CarabinBidView,
     DerivedPolicy,
     LogisticRule,
@@ -26,7 +26,7 @@ from analysis.carabin_bidding import (
 )
 from analysis.studies import run_chunk
 from solver.carabin import Call, Contract, Deal
-from solver.carabin_engine import carabin_deal_table
+from solver.carabin.engine import carabin_deal_table
 from solver.cards import SUITS, parse_card
 from solver.errors import NotationError, RulesError
 

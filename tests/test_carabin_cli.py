@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from analysis.cli.main import main
 from solver.carabin import Deal
 from solver.cards import suit_of
-from solver.cli import main
 
 DATA = Path(__file__).parent / "data"
 POS = "trump=H bidder=2 lead=1 next=L 0=.5..J/6.J.. 1=KJ.../A4... 2=Q..A./..K8."
@@ -197,7 +197,7 @@ def test_ctrl_c_interrupts_a_long_solve():
         [
             sys.executable,
             "-c",
-            "import sys; from solver.cli import main; sys.exit(main(sys.argv[1:]))",
+            "import sys; from analysis.cli.main import main; sys.exit(main(sys.argv[1:]))",
             "solve",
             "carabin",
             position,

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.carabin import TRICK_ORDERS, Deal, Position
-from solver.carabin_engine import (
+from solver.carabin.engine import (
     carabin_all_tricks,
     carabin_core,
     carabin_deal_table,

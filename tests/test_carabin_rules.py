@@ -13,7 +13,7 @@ from solver.carabin import (
     Call,
     Contract,
     Deal,
-    Game,
+    Match,
     Position,
     Rules,
     beats,
@@ -431,7 +431,7 @@ def test_deal_score(players, contract, made, score):
 
 
 def test_game_to_ten_rotates_the_deal():
-    g = Game(Rules(players=3))
+    g = Match(Rules(players=3))
     assert g.dealer == 2 and g.player_of(0) == 0
     g = g.record(Contract(0, 0), made=True)  # player 0 scores; player 0 deals next
     assert g.scores == (1, 0, 0) and g.dealer == 0 and g.player_of(0) == 1

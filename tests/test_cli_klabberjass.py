@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from analysis.cli.main import main
 from solver.cards import card_str
-from solver.cli import main
-from solver.engine import solve_klabberjass
 from solver.klabberjass import Position
+from solver.klabberjass.engine import solve_klabberjass
 from solver.reference import klabberjass_moves, klabberjass_points
 
 SIMPLE = "trump=H lead=E E=A... D=K..."
@@ -329,8 +329,8 @@ HEAVY = ("numpy", "networkx", "matplotlib", "pandas", "scipy", "pyarrow")
 
 def test_solver_imports_nothing_heavy() -> None:
     code = (
-        "import sys, solver, solver.cli, solver.engine\n"
-        "from solver.cli import main\n"
+        "import sys, solver, analysis.cli.main, solver.klabberjass.engine\n"
+        "from analysis.cli.main import main\n"
         f"assert main(['solve', 'klabberjass', {SIMPLE!r}, '--json']) == 0\n"
         f"heavy = sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r})\n"
         "print('HEAVY', heavy)\n"

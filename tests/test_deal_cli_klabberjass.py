@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from solver.cli import main
-from solver.klabberjass_deal import Deal
+from analysis.cli.main import main
+from solver.klabberjass.deal import Deal
 
 GOLDEN = Path(__file__).parent / "data" / "klabberjass-deals.jsonl"
 DEAL = "E=Q9.9.AJ7./K.7..9 D=J7.J8.K.7/.T.9.8 turn=8S"

@@ -20,8 +20,8 @@ import pytest
 
 from solver.cards import RANKS, SUITS, card_str, parse_card, parse_holding
 from solver.klabberjass import CLASSIC, PACK, SEED, Position, Rules
-from solver.klabberjass_deal import Deal, exchange_dix
-from solver.klabberjass_table import deal_table, table_for_hands
+from solver.klabberjass.deal import Deal, exchange_dix
+from solver.klabberjass.table import deal_table, table_for_hands
 from solver.reference import klabberjass_points
 
 S, H, D, C = range(4)
@@ -174,7 +174,7 @@ def test_opponent_weighs_the_dix_by_the_difference() -> None:
     # Exchanging it for the ace: E 43, D 84: E would score 3 more but be 41 behind.
     # E keeps the 7: the opponent weighs the dix as the bidder weighs his
     # declarations, by his score minus the other's (a decision of ours, see
-    # solver.klabberjass_table).
+    # solver.klabberjass.table).
     assert (r.dix, r.card_points, r.score, r.result) == (None, (40, 76), (40, 76), "made")
     swapped = exchange_dix(deal.hands, deal.turn, 0)
     (alt,) = table_for_hands(swapped, deal.turn, CLASSIC, trumps=[C], bidders=[1])

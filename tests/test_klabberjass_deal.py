@@ -12,11 +12,11 @@ import pytest
 from solver.cards import RANKS, SUITS, card_str, cards_of, format_holding, parse_card, parse_holding
 from solver.errors import IllegalPlayError, NotationError, RulesError, TricklabError
 from solver.klabberjass import CLASSIC, PACK, SEED, Rules
-from solver.klabberjass_deal import (
+from solver.klabberjass.deal import (
     Bidding,
     Deal,
-    Game,
     IllegalBidError,
+    Match,
     Run,
     best_run,
     card_points_of,
@@ -376,23 +376,23 @@ def test_made_by_one_point() -> None:
 
 
 def test_game_to_500() -> None:
-    g = Game()
+    g = Match()
     # deal 1: E made 100-62; deal 2 annulled; deal 3: E bate, D scores 162
     g = g.add((100, 62)).add(None).add(score_deal(0, (60, 102)))
     assert (g.totals, g.deals, g.is_over) == ((100, 224), 3, False)
     # E reaches 510 alone: he wins
-    g = Game(totals=(480, 300)).add((30, 20))
+    g = Match(totals=(480, 300)).add((30, 20))
     assert (g.totals, g.winner) == ((510, 320), 0)
     # both pass 500 in one deal: the higher total wins (D 540 over E 520)
-    g = Game(totals=(450, 440)).add((70, 100))
+    g = Match(totals=(450, 440)).add((70, 100))
     assert (g.totals, g.winner) == ((520, 540), 1)
     # both pass 500 with equal totals: play goes on
-    g = Game(totals=(450, 440)).add((70, 80))
+    g = Match(totals=(450, 440)).add((70, 80))
     assert (g.totals, g.winner, g.is_over) == ((520, 520), None, False)
     assert g.add((0, 10)).winner == 1
     # exactly 500 is enough
-    assert Game(totals=(499, 0)).add((1, 0)).winner == 0
+    assert Match(totals=(499, 0)).add((1, 0)).winner == 0
     # classic target is also 500; a custom one is used
-    assert Game(Rules(game=300), (290, 0)).add((10, 0)).winner == 0
+    assert Match(Rules(game=300), (290, 0)).add((10, 0)).winner == 0
     with pytest.raises(RulesError, match="over"):
-        Game(totals=(480, 300)).add((30, 20)).add((0, 0))
+        Match(totals=(480, 300)).add((30, 20)).add((0, 0))

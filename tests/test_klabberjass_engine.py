@@ -10,15 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import _klabberjass
 from solver.cards import cards_of
-from solver.engine import (
+from solver.klabberjass import CLASSIC, PACK, SEED, Position
+from solver.klabberjass import _core as _klabberjass
+from solver.klabberjass.engine import (
     klabberjass_move_values,
     klabberjass_value,
     klabberjass_values,
     solve_klabberjass,
 )
-from solver.klabberjass import CLASSIC, PACK, SEED, Position
 from solver.reference import klabberjass_moves, klabberjass_points
 
 DATA = Path(__file__).parent / "data"

@@ -14,12 +14,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.cards import card_str, cards_of, format_holding, mask_of, parse_card, parse_holding
-from solver.engine import (
-    klabberjass_move_values,
-    klabberjass_value,
-    klabberjass_values,
-    solve_klabberjass,
-)
 from solver.errors import IllegalPlayError, NotationError, RulesError
 from solver.klabberjass import (
     CLASSIC,
@@ -31,6 +25,12 @@ from solver.klabberjass import (
     card_power,
     legal_replies,
     trick_winner,
+)
+from solver.klabberjass.engine import (
+    klabberjass_move_values,
+    klabberjass_value,
+    klabberjass_values,
+    solve_klabberjass,
 )
 from solver.reference import klabberjass_moves, klabberjass_points
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from analysis.carabin_bidding import always_policy, contract_result
+from analysis.bidding.carabin import always_policy, contract_result
 from analysis.matches import (
     KLABBERJASS_POLICIES,
     DealRecord,
@@ -26,12 +26,12 @@ from analysis.matches import (
 )
 from solver.carabin import Call, Contract
 from solver.carabin import Deal as CDeal
-from solver.carabin import Game as CGame
+from solver.carabin import Match as CGame
 from solver.carabin import Rules as CRules
 from solver.cards import parse_holding
 from solver.klabberjass import SEED
-from solver.klabberjass_deal import Deal, has_bella, runs, score_deal
-from solver.klabberjass_table import deal_table
+from solver.klabberjass.deal import Deal, has_bella, runs, score_deal
+from solver.klabberjass.table import deal_table
 
 pd = pytest.importorskip("pandas")
 P = KLABBERJASS_POLICIES
@@ -141,7 +141,7 @@ def test_derived_policy_bids_strong_hands_and_sinking_is_decided():
 def test_pimc_play_is_a_legal_full_deal():
     deal = Deal.random(3)
     e, d = play_pimc(deal.hands, 1, deal.turn, 2, random.Random(4), SEED)
-    from solver.klabberjass_table import card_points_of
+    from solver.klabberjass.table import card_points_of
 
     assert e + d == card_points_of(deal.hands[0] | deal.hands[1], 1) + 10
     assert (e, d) == play_pimc(deal.hands, 1, deal.turn, 2, random.Random(4), SEED)
@@ -203,8 +203,8 @@ def test_carabin_match_chunk_rotates_policies_and_shares_wins():
 
 
 def test_match_studies_run_and_resume_through_the_runner(tmp_path, capsys):
+    from analysis.cli.main import main
     from analysis.studies import read_study, run_study
-    from solver.cli import main
 
     out = tmp_path / "km"
     argv = ["study", "klabberjass-matches", "--deals", "4", "--seed", "3", "--out", str(out)]

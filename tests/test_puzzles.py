@@ -1,6 +1,6 @@
 """Puzzles: every generated puzzle re-verified independently of the generator.
 
-The checker here shares no code with :mod:`analysis.puzzles`: it asks the slow
+The checker here shares no code with :mod:`analysis.puzzles.generate`: it asks the slow
 reference minimax (small puzzles) or the engine's plain value functions (the published
 collection) "how many points can the goal side still take from here", and walks the
 game tree itself.
@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis.puzzles import (
+from analysis.cli.main import main
+from analysis.puzzles.generate import (
     Goal,
     NotUniqueError,
     Puzzle,
@@ -26,10 +27,10 @@ from analysis.puzzles import (
     rating,
     verify,
 )
-from solver import carabin, engine, klabberjass, reference
-from solver.carabin_engine import carabin_all_tricks, carabin_value
+from solver import carabin, klabberjass, reference
+from solver.carabin.engine import carabin_all_tricks, carabin_value
 from solver.cards import card_str, parse_card
-from solver.cli import main
+from solver.klabberjass import engine
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "puzzles"
 
@@ -293,7 +294,7 @@ def test_in_trick_puzzles_agree_with_the_reference():
 
 def test_carabin_fast_step_matches_the_rules():
     """The checker's unchecked Carabin step gives what Position.step gives."""
-    from analysis.puzzles import _game
+    from analysis.puzzles.generate import _game
 
     g = _game("carabin")
     rng = random.Random(3)
@@ -332,7 +333,7 @@ def test_a_dual_is_refused():
 
 def test_rating_formula_and_greedy_player():
     assert rating(3, 2, 1) == 3 + 1.0 + 1.5
-    from analysis.puzzles import _game
+    from analysis.puzzles.generate import _game
 
     g = _game("klabberjass")
     pos = klabberjass.Position.parse("trump=H lead=D E=A8... D=K... trick=7S")

@@ -15,6 +15,7 @@ import pytest
 
 pytest.importorskip("pyarrow")
 
+from analysis.cli.main import main  # noqa: E402
 from analysis.studies import (  # noqa: E402
     MANIFEST,
     StudyError,
@@ -23,7 +24,6 @@ from analysis.studies import (  # noqa: E402
     read_study,
     run_study,
 )
-from solver.cli import main  # noqa: E402
 
 STUDY = "klabberjass-bidding"
 DEALS, SIZE = 120, 30
@@ -139,7 +139,7 @@ def _cmd(out: Path, deals: int, size: int, *extra: str) -> list[str]:
     return [
         sys.executable,
         "-m",
-        "solver.cli",
+        "analysis.cli.main",
         "study",
         STUDY,
         "--deals",

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Compiled Carabin search core (see _carabin_core.h). Ints in, ints out.
+"""Compiled Carabin search core (see _core.h). Ints in, ints out.
 
 Hands cross as one list of ``2n`` card masks: the left hands of seats ``0..n-1``, then
 their right hands. ``h`` is the kind of hand of the current trick (0 = L, 1 = R),
@@ -14,7 +14,7 @@ from cpython.exc cimport PyErr_CheckSignals
 from libc.signal cimport SIGINT, SIG_DFL, SIG_ERR, SIG_IGN, sighandler_t, signal
 from libc.stdint cimport uint64_t
 
-cdef extern from "_carabin_core.h" nogil:
+cdef extern from "_core.h" nogil:
     ctypedef struct cb_ctx:
         uint64_t nodes
         volatile int *stop

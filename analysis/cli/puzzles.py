@@ -20,7 +20,7 @@ class PuzzleUsageError(TricklabError):
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The options of ``tricklab puzzles`` (called by :func:`solver.cli.build_parser`)."""
+    """The options of ``tricklab puzzles`` (called by :func:`analysis.cli.main.build_parser`)."""
     p.add_argument("action", choices=("generate",), help="generate")
     p.add_argument("game", choices=("klabberjass", "carabin"), help="klabberjass or carabin")
     p.add_argument("--count", type=int, default=10, help="number of puzzles")
@@ -43,12 +43,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _text(puzzle, number: int) -> str:
-    from analysis.puzzle_render import puzzle_title, solution_text
+    from analysis.puzzles.render import puzzle_title, solution_text
 
     lines = [puzzle_title(puzzle, number), f"  {puzzle.position}"]
     if puzzle.game == "klabberjass":
+        from analysis.cli.klabberjass_verbs import position_diagram
         from solver.klabberjass import Position
-        from solver.klabberjass_cli import position_diagram
 
         lines += ["  " + x for x in position_diagram(Position.parse(puzzle.position)).splitlines()]
     lines.append(f"  solution: {solution_text(puzzle)}")
@@ -57,7 +57,7 @@ def _text(puzzle, number: int) -> str:
 
 def puzzles(args: argparse.Namespace) -> int:
     """Run ``tricklab puzzles generate``."""
-    from analysis.puzzles import iter_puzzles
+    from analysis.puzzles.generate import iter_puzzles
 
     if args.count < 1:
         raise PuzzleUsageError(f"invalid --count {args.count} (expected 1 or more)")
@@ -67,7 +67,7 @@ def puzzles(args: argparse.Namespace) -> int:
         )
     if args.render is not None and args.out is None:
         raise PuzzleUsageError("--render needs --out DIR (where to write the diagrams)")
-    from analysis.puzzles import default_min_decisions
+    from analysis.puzzles.generate import default_min_decisions
 
     min_decisions = args.min_decisions
     if min_decisions is None:
@@ -108,7 +108,7 @@ def puzzles(args: argparse.Namespace) -> int:
     if args.out is not None:
         from pathlib import Path
 
-        from analysis.puzzle_render import write_diagrams
+        from analysis.puzzles.render import write_diagrams
 
         folder = Path(args.out)
         folder.mkdir(parents=True, exist_ok=True)

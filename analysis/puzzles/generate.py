@@ -106,10 +106,10 @@ class _Klabberjass:
     sides = ("E", "D")
 
     def __init__(self) -> None:
-        from solver import engine, klabberjass
+        from solver import klabberjass
 
         self.k = klabberjass
-        self.engine = engine
+        self.engine = klabberjass
 
     def parse(self, text: str) -> Any:
         return self.k.Position.parse(text)
@@ -162,10 +162,10 @@ class _Carabin:
     sides = ("bidder", "others")
 
     def __init__(self) -> None:
-        from solver import carabin, carabin_engine
+        from solver import carabin
 
         self.c = carabin
-        self.engine = carabin_engine
+        self.engine = carabin
 
     def parse(self, text: str) -> Any:
         return self.c.Position.parse(text)

@@ -15,7 +15,7 @@ is worth 0. Play and declarations are double dummy (the deal table).
 - :func:`evaluate_view` samples the unseen cards of one player's bidding-time view
   (uniformly: nothing else is known at bidding time) and gives, for every contract he
   could end up in, the mean net with a 95 % confidence interval.
-- Carabin (SPEC §3): see :mod:`analysis.carabin_bidding`.
+- Carabin (SPEC §3): see :mod:`analysis.bidding.carabin`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import Any
 
 from solver.cards import RANKS, SUITS, card_str, cards_of, format_holding, make_card, suit_mask
 from solver.klabberjass import PACK, SEED, Rules
-from solver.klabberjass_deal import (
+from solver.klabberjass.deal import (
     Deal,
     card_points_of,
     dix_holder,
@@ -38,7 +38,7 @@ from solver.klabberjass_deal import (
     score_deal,
     sequence_points,
 )
-from solver.klabberjass_table import TableRow, engine_solver, table_for_hands
+from solver.klabberjass.table import TableRow, engine_solver, table_for_hands
 
 SEAT_NAMES = "ED"
 RESULT_CODE = {"made": 1, "tie": 0, "bate": -1}
@@ -87,7 +87,7 @@ def batched_solver(deals: Sequence[Deal], rules: Rules):
 
     The deal tables of a chunk are solved in one compiled call (less Python per
     solve); the returned solver looks the answers up. The jobs are exactly those
-    :func:`solver.klabberjass_table.table_for_hands` asks for: each trump, and the
+    :func:`solver.klabberjass.table.table_for_hands` asks for: each trump, and the
     hands after the dix where it applies.
     """
     jobs = []
@@ -148,7 +148,7 @@ def _solve_all(hands: Sequence[tuple[int, int]], rules: Rules) -> list[int]:
     within a pair), E leading: one compiled batch call."""
     import array
 
-    from solver.engine import klabberjass_core
+    from solver.klabberjass.engine import klabberjass_core
 
     n = 4 * len(hands)
     e = array.array("Q", [h[0] for h in hands for _ in range(4)])
@@ -202,7 +202,7 @@ def _contract_row(
     ``own`` / ``opp``: the bidder's and the opponent's runs as (key, value). The
     opponent declares everything; the bidder the subset of runs and Bella with the best
     (score minus opponent's score, his score, fewest declarations) -- the rank of
-    :func:`solver.klabberjass_table.table_for_hands`. ``sink`` is the best net minus the
+    :func:`solver.klabberjass.table.table_for_hands`. ``sink`` is the best net minus the
     net of declaring everything (the best is at least as good, so 0 when sinking does
     not pay).
     """
@@ -564,7 +564,7 @@ def evaluate_view(
         ``take`` (he bids the turn-up suit), ``name S`` ... (he names a suit in
         round 2), and ``opp take`` / ``opp name S`` ... (the opponent is the bidder;
         his net from the player's side). ``pass`` depends on the opponent's policy:
-        see :mod:`analysis.equilibrium`.
+        see :mod:`analysis.bidding.equilibrium`.
     """
     worlds = sample_worlds(view, samples, random.Random(seed))
     tables = deal_tables(worlds, rules)

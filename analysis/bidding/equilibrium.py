@@ -32,7 +32,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analysis.bidding import FEATURES, LinearEstimate, column, fit_estimate, hand_features
+from analysis.bidding.klabberjass import (
+    FEATURES,
+    LinearEstimate,
+    column,
+    fit_estimate,
+    hand_features,
+)
 from solver.cards import SUITS
 
 K1, K2 = 6, 3
@@ -608,14 +614,14 @@ def read_tables(folder) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m analysis.equilibrium STUDY_DIR OUT_DIR``: write notebook 02's tables."""
+    """``python -m analysis.bidding.equilibrium STUDY_DIR OUT_DIR``: write notebook 02's tables."""
     import sys
 
     from analysis.studies import read_manifest, read_study
 
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 2:
-        print("usage: python -m analysis.equilibrium STUDY_DIR OUT_DIR", file=sys.stderr)
+        print("usage: python -m analysis.bidding.equilibrium STUDY_DIR OUT_DIR", file=sys.stderr)
         return 2
     tables = bidding_tables(read_study(args[0]))
     tables["study"] = read_manifest(args[0])

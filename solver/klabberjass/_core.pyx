@@ -1,10 +1,10 @@
 # cython: language_level=3
-"""Compiled Klabberjass search core (see _klabberjass_core.h). Ints in, ints out."""
+"""Compiled Klabberjass search core (see _core.h). Ints in, ints out."""
 
 from libc.stdint cimport int8_t, int16_t, uint32_t, uint64_t, int64_t
 from cpython.exc cimport PyErr_CheckSignals
 
-cdef extern from "_klabberjass_core.h" nogil:
+cdef extern from "_core.h" nogil:
     ctypedef struct kj_ctx:
         uint64_t nodes
         volatile int *stop
@@ -123,7 +123,7 @@ cdef class Core:
         (node indices), ``card``, ``value`` (the mover's points), ``loss``, ``won``
         (trick winner or -1), ``points`` (of the trick completed) and ``cls`` (the set
         of the card's equivalent cards; None unless ``per_class``). See kj_tree_build
-        in _klabberjass_core.h.
+        in _core.h.
         """
         cdef kj_tree *t = NULL
         cdef kj_ctx *ctx = self.ctx

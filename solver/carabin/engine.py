@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver import _carabin
-from solver.carabin import TRICK_ORDERS, Deal, Position, card_points, contract_made
+from solver.carabin import _core as _carabin
+from solver.carabin.deal import Deal, contract_made
+from solver.carabin.position import Position
+from solver.carabin.rules import TRICK_ORDERS, card_points
 from solver.cards import SUITS, card_str, rank_of
 
 DEFAULT_TT_MB = 32

@@ -1,6 +1,6 @@
 """Handlers of ``tricklab tree``, ``tricklab review`` and ``tricklab advise`` (SPEC §4).
 
-``solver.cli`` builds the parser and imports this module only when one of these verbs
+``analysis.cli.main`` builds the parser and imports this module only when one of these verbs
 runs, so ``import solver`` and the other commands never load networkx.
 """
 
@@ -10,8 +10,8 @@ import argparse
 import json
 import time
 
-from analysis.games import get_game
 from solver.errors import RulesError
+from solver.games import get_game
 
 
 def _game(args: argparse.Namespace):
@@ -72,7 +72,7 @@ def review(args: argparse.Namespace) -> int:
 def advise(args: argparse.Namespace) -> int:
     """``tricklab advise <game> "<view>" --samples N --seed S [--json] [--workers K]``."""
     from analysis.advice import advise as run
-    from analysis.views import parse_view
+    from solver.views import parse_view
 
     view = parse_view(args.game, args.view)
     result = run(view, args.samples, args.seed, args.workers, getattr(args, "rules", None))
@@ -106,12 +106,12 @@ def bench(args: argparse.Namespace) -> int:
     import statistics
 
     from analysis.advice import advise as run
+    from analysis.cli.klabberjass_verbs import random_positions
     from analysis.trees import optimal_tree
-    from analysis.views import KlabberjassView
     from solver.cards import SUITS, card_str, format_holding
-    from solver.engine import klabberjass_core
-    from solver.klabberjass_cli import random_positions
-    from solver.klabberjass_deal import Deal
+    from solver.klabberjass.deal import Deal
+    from solver.klabberjass.engine import klabberjass_core
+    from solver.views import KlabberjassView
 
     if args.deals < 1:
         raise RulesError(f"invalid --deals {args.deals} (at least 1)")

@@ -4,8 +4,8 @@
 around it: the :class:`Deal` (hands at bidding time, the extra cards, the turn-up and
 the bottom card of the stock), the :class:`Bidding` state machine, sequences
 (:func:`runs`, :func:`sequence_points`), Bella, the result of a deal
-(:func:`score_deal`) and a :class:`Game` to 500. The double-dummy deal table that
-combines them with the card-play engine is :func:`solver.klabberjass_table.deal_table`.
+(:func:`score_deal`) and a :class:`Match` to 500. The double-dummy deal table that
+combines them with the card-play engine is :func:`solver.klabberjass.table.deal_table`.
 
 >>> deal = Deal.parse("E=AK.K.K8.A/T9..J. D=8.QT8.9.8/..A.KJ turn=7C")
 >>> str(deal)
@@ -40,7 +40,7 @@ from solver.cards import (
     suit_of,
 )
 from solver.errors import IllegalPlayError, NotationError, RulesError
-from solver.klabberjass import (
+from solver.klabberjass.rules import (
     DEAL_SIZE,
     HAND_SIZE,
     PACK,
@@ -710,7 +710,7 @@ def score_deal(
 
 
 @dataclass(frozen=True)
-class Game:
+class Match:
     """A game to ``rules.game`` points (500), checked at the end of each deal.
 
     If only one player has reached the target he wins; if both have, the higher total
@@ -722,7 +722,7 @@ class Game:
         totals: each seat's running total (E, D).
         deals: deals scored so far (annulled deals count, scoring nothing).
 
-    >>> g = Game().add((480, 30)).add((0, 60))
+    >>> g = Match().add((480, 30)).add((0, 60))
     >>> g.totals, g.is_over
     ((480, 90), False)
     >>> g = g.add((40, 10)); g.totals, SEATS[g.winner]
@@ -747,7 +747,7 @@ class Game:
         """True once a player has won."""
         return self.winner is not None
 
-    def add(self, score: tuple[int, int] | DealScore | None) -> Game:
+    def add(self, score: tuple[int, int] | DealScore | None) -> Match:
         """The game after one more deal (None or ``(0, 0)`` for an annulled deal).
 
         Raises:
@@ -758,7 +758,7 @@ class Game:
         if isinstance(score, DealScore):
             score = score.score
         e, d = score if score is not None else (0, 0)
-        return Game(self.rules, (self.totals[0] + e, self.totals[1] + d), self.deals + 1)
+        return Match(self.rules, (self.totals[0] + e, self.totals[1] + d), self.deals + 1)
 
 
 def card_points_of(cards: int, trump: int) -> int:

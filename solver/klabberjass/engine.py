@@ -12,9 +12,10 @@ import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from solver import _klabberjass
 from solver.cards import card_str
-from solver.klabberjass import SEATS, SEED, Position, Rules
+from solver.klabberjass import _core as _klabberjass
+from solver.klabberjass.position import Position
+from solver.klabberjass.rules import SEATS, SEED, Rules
 
 DEFAULT_TT_MB = 32
 
@@ -150,4 +151,3 @@ __all__ = [
     "klabberjass_values",
     "solve_klabberjass",
 ]
-from solver.carabin_engine import *  # noqa: E402,F401,F403

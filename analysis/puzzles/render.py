@@ -6,7 +6,7 @@ to the trick (a puzzle that starts inside one) and, for Carabin, which hand (lef
 right) the trick is played from. The sheet is one HTML page with the
 diagrams in a grid, ready to print, and the solutions at the end.
 
->>> from analysis.puzzles import Puzzle, Goal
+>>> from analysis.puzzles.generate import Puzzle, Goal
 >>> p = Puzzle("klabberjass", "trump=H lead=E E=A.7.. D=K.8..", Goal("E", 25), ("AS",), 1.0)
 >>> svg = puzzle_svg(p)
 >>> svg.startswith("<svg") and "♠" in svg and "#c8102e" in svg
@@ -19,7 +19,7 @@ import html
 from collections.abc import Sequence
 from pathlib import Path
 
-from analysis.puzzles import Puzzle
+from analysis.puzzles.generate import Puzzle
 from solver.cards import SUIT_SYMBOLS, SUITS
 
 RED = "#c8102e"

@@ -1,7 +1,7 @@
 """The ``tricklab`` command line (SPEC §4): ``tricklab <verb> <game> ...``.
 
-Each game keeps its commands in a module of its own (``solver.klabberjass_cli``,
-``solver.carabin_cli``) exposing one function per verb, ``solve(args) -> int`` and so
+Each game keeps its commands in a module of its own (``analysis.cli.klabberjass_verbs``,
+``analysis.cli.carabin_verbs``) exposing one function per verb, ``solve(args) -> int`` and so
 on; this module builds the parser and turns every tricklab error into one line on
 stderr and exit status 2.
 """
@@ -116,19 +116,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
     p = verbs.add_parser("puzzles", help="generate verified double-dummy puzzles")
-    importlib.import_module("analysis.puzzles_cli").add_arguments(p)
+    importlib.import_module("analysis.cli.puzzles").add_arguments(p)
     return parser
 
 
 def _dispatch(args: argparse.Namespace) -> int:
     if args.verb == "study":
-        return int(importlib.import_module("analysis.study_cli").study(args))
+        return int(importlib.import_module("analysis.cli.study").study(args))
     if args.verb == "puzzles":
-        return int(importlib.import_module("analysis.puzzles_cli").puzzles(args))
+        return int(importlib.import_module("analysis.cli.puzzles").puzzles(args))
     game = getattr(args, "game", None) or "klabberjass"
     if args.verb in ("tree", "review", "advise"):
-        return int(getattr(importlib.import_module("analysis.cli"), args.verb)(args))
-    module = importlib.import_module(f"solver.{game}_cli")
+        return int(getattr(importlib.import_module("analysis.cli.analysis_verbs"), args.verb)(args))
+    module = importlib.import_module(f"analysis.cli.{game}_verbs")
     handler = getattr(module, args.verb, None)
     if handler is None:
         raise UsageError(f"'{args.verb}' is not available for {game}")

@@ -6,8 +6,8 @@ searches of the engine, never by its exact points (exact values of 4-6 players h
 heavy tail of seconds):
 
 - **made**: one zero-window probe, "does the bidder take more than half of the points
-  in play?" (:func:`solver.carabin_engine.carabin_make`);
-- **chelem**: the all-tricks search (:func:`solver.carabin_engine.carabin_all_tricks`).
+  in play?" (:func:`solver.carabin.engine.carabin_make`);
+- **chelem**: the all-tricks search (:func:`solver.carabin.engine.carabin_all_tricks`).
   Winning every trick takes every point, so a chelem is also a made contract and the
   probe is skipped.
 
@@ -45,7 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from analysis.bidding import Estimate, proportion
+from analysis.bidding.klabberjass import Estimate, proportion
 from solver.carabin import (
     HAND_SIZE,
     PACK,
@@ -75,7 +75,7 @@ def contract_result(
     ((True, True), (False, False))
     """
     from solver.carabin import contract_made
-    from solver.carabin_engine import carabin_all_tricks, carabin_make
+    from solver.carabin.engine import carabin_all_tricks, carabin_make
 
     start = deal.position(bidder, trump, trick_order)
     total = points_of(sum(a | b for a, b in deal.hands))
@@ -729,18 +729,18 @@ def carabin_tables(frames) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m analysis.carabin_bidding OUT_DIR STUDY_DIR...``: notebook 04's tables
+    """``python -m analysis.bidding.carabin OUT_DIR STUDY_DIR...``: notebook 04's tables
     and the derived rule (``derived_rule.json``) from studies of any player counts."""
     import json
     import sys
     from pathlib import Path
 
-    from analysis.equilibrium import write_tables
+    from analysis.bidding.equilibrium import write_tables
     from analysis.studies import read_manifest, read_study
 
     args = sys.argv[1:] if argv is None else argv
     if len(args) < 2:
-        print("usage: python -m analysis.carabin_bidding OUT_DIR STUDY_DIR...", file=sys.stderr)
+        print("usage: python -m analysis.bidding.carabin OUT_DIR STUDY_DIR...", file=sys.stderr)
         return 2
     out = Path(args[0])
     tables = carabin_tables(read_study(d) for d in args[1:])

@@ -9,10 +9,10 @@ import statistics
 import sys
 import time
 
+from analysis.cli.textio import holding_diagram, parse_inputs
 from solver.cards import SUIT_SYMBOLS, SUITS, card_str, mask_of
 from solver.errors import NotationError
 from solver.klabberjass import PACK, SEATS, Position, Rules
-from solver.textio import holding_diagram, parse_inputs
 
 # ---------------------------------------------------------------- diagrams
 
@@ -57,7 +57,7 @@ def result_text(result) -> str:
 
 def solve(args: argparse.Namespace) -> int:
     """``tricklab solve klabberjass``."""
-    from solver.engine import solve_klabberjass
+    from solver.klabberjass.engine import solve_klabberjass
 
     rules = Rules.preset(args.rules)
     positions = parse_inputs(args.position, Position.parse)
@@ -75,7 +75,7 @@ def solve(args: argparse.Namespace) -> int:
 
 def deal(args: argparse.Namespace) -> int:
     """``tricklab deal klabberjass``."""
-    from solver.klabberjass_deal_cli import deal as run
+    from analysis.cli.klabberjass_deal_verbs import deal as run
 
     return run(args)
 
@@ -98,11 +98,11 @@ def _ms(seconds: list[float]) -> str:
 def bench(args: argparse.Namespace) -> int:
     """``tricklab bench klabberjass``: engine and reference speed on random full deals."""
     if args.what == "table":
-        from solver.klabberjass_deal_cli import bench_table
+        from analysis.cli.klabberjass_deal_verbs import bench_table
 
         return bench_table(args)
     if args.what in ("advice", "tree"):
-        from analysis.cli import bench as bench_analysis
+        from analysis.cli.analysis_verbs import bench as bench_analysis
 
         return bench_analysis(args)
     if args.what not in (None, "solve"):
@@ -111,7 +111,7 @@ def bench(args: argparse.Namespace) -> int:
         )
     if args.deals < 1:
         raise NotationError(f"invalid --deals {args.deals} (at least 1)")
-    from solver.engine import klabberjass_core, klabberjass_values
+    from solver.klabberjass.engine import klabberjass_core, klabberjass_values
     from solver.reference import klabberjass_points
 
     rules = Rules.preset(args.rules)
@@ -196,10 +196,10 @@ DEMO_DEAL = "E=7..JT87.9/KQ.K.. D=AT.QJT9../J..9.K turn=AH bottom=TC"
 
 def demo(args: argparse.Namespace) -> int:
     """``tricklab demo``: a built-in deal, its double-dummy table and an optimal line."""
-    from solver.engine import solve_klabberjass
-    from solver.klabberjass_deal import Deal
-    from solver.klabberjass_deal_cli import table_text
-    from solver.klabberjass_table import deal_table
+    from analysis.cli.klabberjass_deal_verbs import table_text
+    from solver.klabberjass.deal import Deal
+    from solver.klabberjass.engine import solve_klabberjass
+    from solver.klabberjass.table import deal_table
 
     rules = Rules.preset(getattr(args, "rules", "seed"))
     deal = Deal.parse(DEMO_DEAL)
@@ -213,7 +213,7 @@ def demo(args: argparse.Namespace) -> int:
     )
     hands = deal.hands
     if best.dix is not None:
-        from solver.klabberjass_deal import exchange_dix
+        from solver.klabberjass.deal import exchange_dix
 
         hands = exchange_dix(hands, deal.turn, best.dix)
     position = Position(best.trump, 0, hands)

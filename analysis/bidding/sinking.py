@@ -27,11 +27,11 @@ from typing import Any
 
 import numpy as np
 
-from analysis.bidding import rules_of
+from analysis.bidding.klabberjass import rules_of
 from solver.cards import cards_of
 from solver.klabberjass import PACK, Rules
-from solver.klabberjass_deal import Deal, Run, card_points_of, has_bella, runs
-from solver.klabberjass_table import engine_solver
+from solver.klabberjass.deal import Deal, Run, card_points_of, has_bella, runs
+from solver.klabberjass.table import engine_solver
 
 
 def option_nets(
@@ -285,16 +285,17 @@ def sinking_tables(df, bidding=None) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m analysis.sinking SINKING_DIR OUT_DIR [BIDDING_DIR]``: notebook 03's tables."""
+    """``python -m analysis.bidding.sinking SINKING_DIR OUT_DIR [BIDDING_DIR]``: notebook 03's tables."""
     import sys
 
-    from analysis.equilibrium import write_tables
+    from analysis.bidding.equilibrium import write_tables
     from analysis.studies import read_manifest, read_study
 
     args = sys.argv[1:] if argv is None else argv
     if len(args) not in (2, 3):
         print(
-            "usage: python -m analysis.sinking SINKING_DIR OUT_DIR [BIDDING_DIR]", file=sys.stderr
+            "usage: python -m analysis.bidding.sinking SINKING_DIR OUT_DIR [BIDDING_DIR]",
+            file=sys.stderr,
         )
         return 2
     bidding = read_study(args[2]) if len(args) == 3 else None

@@ -14,8 +14,9 @@ import random
 import statistics
 import time
 
+from analysis.cli.textio import holding_diagram, parse_inputs
 from solver.carabin import HANDS, TRICK_ORDERS, Deal, Position, check_players
-from solver.carabin_engine import (
+from solver.carabin.engine import (
     DEFAULT_TT_MB,
     carabin_all_tricks,
     carabin_core,
@@ -26,7 +27,6 @@ from solver.carabin_engine import (
 )
 from solver.cards import SUIT_SYMBOLS, SUITS, card_str, suit_of
 from solver.errors import NotationError, RulesError
-from solver.textio import holding_diagram, parse_inputs
 
 
 def trick_order(args: argparse.Namespace) -> str:

@@ -250,7 +250,7 @@ class KlabberjassGame(Game):
             NotationError: unreadable text, or a deal without ``trump=``.
         """
         from solver.klabberjass import Position
-        from solver.klabberjass_deal import Deal
+        from solver.klabberjass.deal import Deal
 
         fields = {tok.partition("=")[0] for tok in text.split()}
         if "lead" in fields or "turn" not in fields:
@@ -337,7 +337,7 @@ class KlabberjassGame(Game):
         return (h[0], h[1], position.trump, position.lead, trick, self.rules.last_trick)
 
     def move_values(self, position: Any) -> dict[int, int]:
-        from solver.engine import klabberjass_core
+        from solver.klabberjass.engine import klabberjass_core
 
         if position.is_over:
             return {}
@@ -348,7 +348,7 @@ class KlabberjassGame(Game):
         return dict(sorted(out.items()))
 
     def value(self, position: Any) -> tuple[int, int]:
-        from solver.engine import klabberjass_core
+        from solver.klabberjass.engine import klabberjass_core
 
         if position.is_over:
             return (0, 0)
@@ -356,13 +356,13 @@ class KlabberjassGame(Game):
         return (e, self.points_left(position) - e)
 
     def values(self, positions: Sequence[Any]) -> list[tuple[int, int]]:
-        from solver.engine import klabberjass_values
+        from solver.klabberjass.engine import klabberjass_values
 
         es = klabberjass_values(positions, self.rules)
         return [(e, self.points_left(p) - e) for e, p in zip(es, positions, strict=True)]
 
     def optimal_flat(self, position: Any, per_class: bool, max_nodes: int) -> FlatTree | None:
-        from solver.engine import klabberjass_core
+        from solver.klabberjass.engine import klabberjass_core
 
         raw = klabberjass_core().optimal_tree(*self._args(position), per_class, max_nodes)
         if raw is None:
@@ -469,12 +469,12 @@ class CarabinGame(Game):
         return 0 if seat == position.bidder else 1
 
     def move_values(self, position: Any) -> dict[int, int]:
-        from solver.carabin_engine import carabin_move_values
+        from solver.carabin.engine import carabin_move_values
 
         return carabin_move_values(position)
 
     def value(self, position: Any) -> tuple[int, int]:
-        from solver.carabin_engine import carabin_value
+        from solver.carabin.engine import carabin_value
 
         b = carabin_value(position)
         return (b, position.points_left() - b)

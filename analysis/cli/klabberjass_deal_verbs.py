@@ -2,7 +2,7 @@
 
 ``deal`` prints the double-dummy deal table (SPEC §4): one JSON object per deal with
 ``--json`` (``deal``, ``rules`` and ``table``, each row as
-:meth:`solver.klabberjass_table.TableRow.to_json` gives it), a readable table
+:meth:`solver.klabberjass.table.TableRow.to_json` gives it), a readable table
 otherwise. ``-`` reads one deal per stdin line; ``--random [--seed S]`` deals one.
 """
 
@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from solver.cards import SUIT_SYMBOLS, SUITS, card_str, format_holding
 from solver.errors import NotationError
 from solver.klabberjass import SEATS, Rules
-from solver.klabberjass_deal import Deal, exchange_dix, has_bella, runs
-from solver.klabberjass_table import TableRow, deal_table, engine_solver
+from solver.klabberjass.deal import Deal, exchange_dix, has_bella, runs
+from solver.klabberjass.table import TableRow, deal_table, engine_solver
 
 # ---------------------------------------------------------------- readable output
 
@@ -96,7 +96,7 @@ def _deals(args: argparse.Namespace) -> list[Deal]:
         raise NotationError("--seed goes with --random (it seeds the random deal)")
     if args.deal is None:
         raise NotationError('no deal given (a deal in SPEC notation, "-" for stdin, or --random)')
-    from solver.textio import parse_inputs
+    from analysis.cli.textio import parse_inputs
 
     return parse_inputs(args.deal, Deal.parse, "deal")
 
@@ -105,7 +105,7 @@ def deal(args: argparse.Namespace) -> int:
     """``tricklab deal klabberjass``: the double-dummy table of each deal.
 
     Every input is read and checked before anything is printed, so bad input prints
-    only its error (exit status 2 from :func:`solver.cli.main`).
+    only its error (exit status 2 from :func:`analysis.cli.main.main`).
     """
     rules = Rules.preset(args.rules)
     deals = _deals(args)
@@ -143,7 +143,7 @@ def bench_table(args: argparse.Namespace) -> int:
             solve_time[0] += clock() - start
 
     deal_table(deals[0], rules)  # load the engine before timing
-    from solver.engine import klabberjass_core
+    from solver.klabberjass.engine import klabberjass_core
 
     klabberjass_core().clear()  # start from an empty transposition table
     times, solves = [], []

@@ -1,18 +1,4 @@
-"""Klabberjass play rules (SPEC §2): rules presets, card order and points, positions.
-
-Seats are ``E`` (elder hand, 0) and ``D`` (dealer, 1). The pack is the 32 cards 7..A.
-Trump order high to low ``J 9 A T K Q 8 7``; plain suits ``A T K Q J 9 8 7``.
-
-A :class:`Position` is the play phase seen double-dummy: trump, the seat that led (or
-leads) the current trick, both hands, and the card already led to an unfinished trick.
-
->>> p = Position.parse("trump=H lead=E E=A... D=K...")
->>> str(p), [card_str(c) for c in p.legal_moves()]
-('trump=H lead=E E=A... D=K...', ['AS'])
->>> q = p.play(parse_card("AS"))
->>> str(q), q.to_move
-('trump=H lead=E E=... D=K... trick=AS', 1)
-"""
+"""Klabberjass play positions (see :mod:`solver.klabberjass.rules` for the rules)."""
 
 from __future__ import annotations
 
@@ -30,126 +16,19 @@ from solver.cards import (
     parse_fields,
     parse_holding,
     parse_suit,
-    rank_of,
-    suit_mask,
-    suit_of,
 )
-from solver.errors import IllegalPlayError, NotationError, RulesError
-
-SEATS = "ED"
-E, D = 0, 1
-HAND_SIZE = 9
-DEAL_SIZE = 6
-
-#: The 32-card pack: ranks 7 to A of each suit.
-PACK = sum(0x1FE0 << (16 * s) for s in range(4))
-
-# Rank indices of the 52-card notation: 7=5, 8=6, 9=7, T=8, J=9, Q=10, K=11, A=12.
-_PLAIN_POWER = {5: 0, 6: 1, 7: 2, 9: 3, 10: 4, 11: 5, 8: 6, 12: 7}  # 7 8 9 J Q K T A
-_TRUMP_POWER = {5: 0, 6: 1, 10: 2, 11: 3, 8: 4, 12: 5, 7: 6, 9: 7}  # 7 8 Q K T A 9 J
-_PLAIN_POINTS = {12: 11, 8: 10, 11: 4, 10: 3, 9: 2}
-_TRUMP_POINTS = {9: 20, 7: 14, 12: 11, 8: 10, 11: 4, 10: 3}
-
-
-@dataclass(frozen=True)
-class Rules:
-    """Every variant point of Klabberjass, as one value.
-
-    Attributes:
-        name: preset name, ``seed`` or ``classic`` (``custom`` when changed by hand).
-        bella: points for Bella (K and Q of trump in one hand).
-        dix: the holder of the trump 7 may exchange it for the turn-up.
-        bottom_card: the bottom card of the stock is shown to both players.
-        schmeiss: a player may schmeiss in bidding round 1.
-        last_trick: bonus for winning the last trick.
-        run3: points for a sequence of three cards.
-        run4: points for a sequence of four or more cards.
-        game: points that win a game.
-    """
-
-    name: str = "seed"
-    bella: int = 50
-    dix: bool = False
-    bottom_card: bool = False
-    schmeiss: bool = False
-    last_trick: int = 10
-    run3: int = 20
-    run4: int = 50
-    game: int = 500
-
-    PRESETS: ClassVar[tuple[str, ...]] = ("seed", "classic")
-
-    @classmethod
-    def preset(cls, name: str) -> Rules:
-        """The ``seed`` or ``classic`` rules.
-
-        >>> Rules.preset("classic").bella
-        20
-
-        Raises:
-            RulesError: an unknown preset name.
-        """
-        if name == "seed":
-            return SEED
-        if name == "classic":
-            return CLASSIC
-        raise RulesError(f"unknown rules '{name}' (expected one of: {', '.join(cls.PRESETS)})")
-
-
-SEED = Rules()
-CLASSIC = Rules(name="classic", bella=20, dix=True, bottom_card=True, schmeiss=True)
-
-
-def seat_of(text: str, context: str | None = None) -> int:
-    """Read a seat letter, ``E`` or ``D``."""
-    t = text.strip().upper()
-    if t in ("E", "D"):
-        return SEATS.index(t)
-    where = f' in "{context}"' if context else ""
-    raise NotationError(f"invalid seat '{text}'{where} (seats are E and D)")
-
-
-def card_points(card: int, trump: int) -> int:
-    """Points of a card: Jass 20, Menel 14, A 11, T 10, K 4, Q 3, plain J 2.
-
-    >>> card_points(parse_card("JH"), 1), card_points(parse_card("JS"), 1)
-    (20, 2)
-    """
-    table = _TRUMP_POINTS if suit_of(card) == trump else _PLAIN_POINTS
-    return table.get(rank_of(card), 0)
-
-
-def card_power(card: int, trump: int) -> int:
-    """Rank of a card within its suit for trick taking (0 lowest .. 7 highest)."""
-    table = _TRUMP_POWER if suit_of(card) == trump else _PLAIN_POWER
-    return table[rank_of(card)]
-
-
-def trick_winner(lead_card: int, second_card: int, trump: int) -> int:
-    """0 if the led card wins the trick, 1 if the second card does.
-
-    >>> trick_winner(parse_card("AS"), parse_card("7H"), 1)
-    1
-    """
-    if suit_of(second_card) == suit_of(lead_card):
-        return int(card_power(second_card, trump) > card_power(lead_card, trump))
-    return int(suit_of(second_card) == trump)
-
-
-def legal_replies(hand: int, lead_card: int, trump: int) -> int:
-    """The set of cards of ``hand`` that may be played to ``lead_card``.
-
-    Follow suit; unable to, trump; on a trump lead, beat it if possible.
-    """
-    suit = suit_of(lead_card)
-    follow = hand & suit_mask(suit)
-    if suit == trump:
-        power = card_power(lead_card, trump)
-        higher = sum(1 << c for c in cards_of(follow) if card_power(c, trump) > power)
-        return higher or follow or hand
-    if follow:
-        return follow
-    return (hand & suit_mask(trump)) or hand
+from solver.errors import IllegalPlayError, RulesError
+from solver.klabberjass.rules import (
+    HAND_SIZE,
+    PACK,
+    SEATS,
+    SEED,
+    Rules,
+    card_points,
+    legal_replies,
+    seat_of,
+    trick_winner,
+)
 
 
 @dataclass(frozen=True)

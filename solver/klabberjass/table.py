@@ -36,7 +36,7 @@ Round-2 trumps (any suit but the turn-up's) have no dix; schmeiss and the bottom
 change nothing in a double-dummy table (a schmeiss that is accepted is a round-1 take,
 and both players already see every card).
 
->>> from solver.klabberjass_deal import Deal
+>>> from solver.klabberjass.deal import Deal
 >>> deal = Deal.parse("E=Q9.9.AJ7./K.7..9 D=J7.J8.K.7/.T.9.8 turn=8S trump=S")
 >>> [(r.bidder, r.score, r.result) for r in deal_table(deal)]
 [(0, (89, 41), 'made'), (1, (130, 0), 'bate')]
@@ -49,8 +49,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from solver.cards import SUITS
-from solver.klabberjass import SEATS, SEED, Rules
-from solver.klabberjass_deal import (
+from solver.klabberjass.deal import (
     Deal,
     Run,
     card_points_of,
@@ -59,6 +58,7 @@ from solver.klabberjass_deal import (
     has_bella,
     runs,
 )
+from solver.klabberjass.rules import SEATS, SEED, Rules
 
 #: A card-play solver: for each (E hand, D hand, trump) with E leading, E's points.
 Solver = Callable[[Sequence[tuple[int, int, int]], Rules], list[int]]
@@ -66,7 +66,7 @@ Solver = Callable[[Sequence[tuple[int, int, int]], Rules], list[int]]
 
 def engine_solver(jobs: Sequence[tuple[int, int, int]], rules: Rules) -> list[int]:
     """E's double-dummy points for each (E hand, D hand, trump), E leading (compiled)."""
-    from solver.engine import klabberjass_core
+    from solver.klabberjass.engine import klabberjass_core
 
     n = len(jobs)
     out = array.array("i", bytes(4 * n))

@@ -1,0 +1,1 @@
+"""Bidding studies: Klabberjass and Carabin bid evaluation, the auction equilibrium, sinking."""

@@ -1,0 +1,1 @@
+"""Puzzle positions with unique solutions: generation and verification, rendering."""

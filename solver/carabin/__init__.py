@@ -1,0 +1,96 @@
+"""Carabin (3 to 6 players, 52 cards): rules, positions, deals, deal tables, views, engine.
+
+Every module of this package has a namesake in :mod:`solver.klabberjass`; the names
+most often needed are re-exported here:
+
+>>> from solver.carabin import Position, solve
+>>> solve(Position.parse("trump=S bidder=0 lead=1 next=R 0=.../A... 1=.../K... 2=.../.3..")).points
+(7, 0)
+"""
+
+from solver.carabin.deal import (
+    Bidding,
+    Call,
+    Contract,
+    Deal,
+    Match,
+    contract_made,
+    deal_score,
+)
+from solver.carabin.engine import (
+    CarabinResult,
+    carabin_all_tricks,
+    carabin_core,
+    carabin_deal_table,
+    carabin_make,
+    carabin_move_values,
+    carabin_value,
+    solve_carabin,
+)
+from solver.carabin.position import Position
+from solver.carabin.rules import (
+    GAME_POINTS,
+    HAND_SIZE,
+    HANDS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PACK,
+    TRICK_ORDERS,
+    L,
+    R,
+    Rules,
+    beats,
+    card_points,
+    check_players,
+    check_trick_order,
+    format_two_hands,
+    hand_of,
+    next_hand,
+    parse_two_hands,
+    points_of,
+    seat_of,
+    trick_winner,
+)
+
+solve = solve_carabin
+
+__all__ = [
+    "GAME_POINTS",
+    "HAND_SIZE",
+    "HANDS",
+    "L",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "PACK",
+    "R",
+    "TRICK_ORDERS",
+    "Bidding",
+    "Call",
+    "CarabinResult",
+    "Contract",
+    "Deal",
+    "Match",
+    "Position",
+    "Rules",
+    "beats",
+    "card_points",
+    "carabin_all_tricks",
+    "carabin_core",
+    "carabin_deal_table",
+    "carabin_make",
+    "carabin_move_values",
+    "carabin_value",
+    "check_players",
+    "check_trick_order",
+    "contract_made",
+    "deal_score",
+    "format_two_hands",
+    "hand_of",
+    "next_hand",
+    "parse_two_hands",
+    "points_of",
+    "seat_of",
+    "solve",
+    "solve_carabin",
+    "trick_winner",
+]
