@@ -209,7 +209,8 @@ def estimated_margin(
     """The bidder's mean total minus the opponent's, both declaring everything, over
     ``samples`` worlds of the opponent's nine cards (as in :mod:`analysis.bidding.sinking`)."""
     from analysis.bidding.sinking import option_nets
-    from solver.klabberjass.table import card_points_of, engine_solver
+    from solver.klabberjass.rules import points_of
+    from solver.klabberjass.table import engine_solver
 
     unseen = list(cards_of(PACK & ~own & ~(1 << turn)))
     worlds = []
@@ -221,7 +222,7 @@ def estimated_margin(
     full = ((1 << len(own_runs)) - 1, has_bella(own, trump))
     total = 0.0
     for h, e in zip(worlds, values, strict=True):
-        cp = card_points_of(h[0] | h[1], trump) + rules.last_trick
+        cp = points_of(h[0] | h[1], trump) + rules.last_trick
         nets = option_nets(
             bidder,
             trump,
@@ -278,10 +279,11 @@ def play_pimc(
 
 def play_dd(hands: tuple[int, int], trump: int, rules: Rules) -> tuple[int, int]:
     """Card points (E, D) of double-dummy play (E leads)."""
-    from solver.klabberjass.table import card_points_of, engine_solver
+    from solver.klabberjass.rules import points_of
+    from solver.klabberjass.table import engine_solver
 
     e = engine_solver([(hands[0], hands[1], trump)], rules)[0]
-    return e, card_points_of(hands[0] | hands[1], trump) + rules.last_trick - e
+    return e, points_of(hands[0] | hands[1], trump) + rules.last_trick - e
 
 
 @dataclass(frozen=True)

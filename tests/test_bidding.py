@@ -33,7 +33,7 @@ from analysis.bidding.sinking import option_nets, sinking_chunk
 from solver.cards import parse_card, parse_holding
 from solver.klabberjass import SEED, Rules
 from solver.klabberjass.deal import Deal, has_bella, runs
-from solver.klabberjass.table import card_points_of
+from solver.klabberjass.rules import points_of
 
 pd = pytest.importorskip("pandas")
 
@@ -62,7 +62,7 @@ def test_sinking_gain_is_optimal_minus_declare_all(study):
         for b in (0, 1):
             for t in range(4):
                 hands = deal.hands
-                e_cp = card_points_of(hands[0] | hands[1], t) + 10
+                e_cp = points_of(hands[0] | hands[1], t) + 10
                 table = deal_tables([deal], SEED)[0]
                 cp = next(r for r in table if (r.bidder, r.trump) == (b, t)).card_points
                 assert cp[0] + cp[1] == e_cp

@@ -19,7 +19,6 @@ from solver.klabberjass.deal import (
     Match,
     Run,
     best_run,
-    card_points_of,
     dix_holder,
     exchange_dix,
     has_bella,
@@ -28,6 +27,7 @@ from solver.klabberjass.deal import (
     sequence_points,
     sequence_winner,
 )
+from solver.klabberjass.rules import points_of
 
 S, H, D, C = range(4)
 SPLIT = "E=AK.K.K8.A/T9..J. D=8.QT8.9.8/..A.KJ turn=7C"
@@ -337,9 +337,9 @@ def test_dix_holder_and_exchange() -> None:
 def test_card_points_of_the_pack() -> None:
     # a whole pack: 162 with the last trick, so 152 in the cards, whatever the trump
     for trump in range(4):
-        assert card_points_of(PACK, trump) == 152
+        assert points_of(PACK, trump) == 152
     # trump J 20 + trump 9 14 + plain J 2 + plain 9 0
-    assert card_points_of(h(".J9.J9."), H) == 36
+    assert points_of(h(".J9.J9."), H) == 36
 
 
 def test_made() -> None:

@@ -141,9 +141,9 @@ def test_derived_policy_bids_strong_hands_and_sinking_is_decided():
 def test_pimc_play_is_a_legal_full_deal():
     deal = Deal.random(3)
     e, d = play_pimc(deal.hands, 1, deal.turn, 2, random.Random(4), SEED)
-    from solver.klabberjass.table import card_points_of
+    from solver.klabberjass.rules import points_of
 
-    assert e + d == card_points_of(deal.hands[0] | deal.hands[1], 1) + 10
+    assert e + d == points_of(deal.hands[0] | deal.hands[1], 1) + 10
     assert (e, d) == play_pimc(deal.hands, 1, deal.turn, 2, random.Random(4), SEED)
 
 

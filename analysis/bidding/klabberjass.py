@@ -30,7 +30,6 @@ from solver.cards import RANKS, SUITS, card_str, cards_of, format_holding, make_
 from solver.klabberjass import PACK, SEED, Rules
 from solver.klabberjass.deal import (
     Deal,
-    card_points_of,
     dix_holder,
     exchange_dix,
     has_bella,
@@ -38,6 +37,7 @@ from solver.klabberjass.deal import (
     score_deal,
     sequence_points,
 )
+from solver.klabberjass.rules import PLAIN_FIELD_POINTS, TRUMP_FIELD_POINTS
 from solver.klabberjass.table import TableRow, engine_solver, table_for_hands
 
 SEAT_NAMES = "ED"
@@ -170,10 +170,8 @@ def _solve_all(hands: Sequence[tuple[int, int]], rules: Rules) -> list[int]:
     return out.tolist()
 
 
-# card points of an 8-bit rank field (7 to A, bit 0 the 7) of a plain suit, and what the
-# same cards gain when their suit is trump (J 2 -> 20, 9 0 -> 14)
-_PLAIN_POINTS = tuple(card_points_of(f << 5, 1) for f in range(256))
-_TRUMP_GAIN = tuple(card_points_of(f << 5, 0) - card_points_of(f << 5, 1) for f in range(256))
+# what the cards of an 8-bit rank field gain when their suit is trump (J 2 -> 20, 9 0 -> 14)
+_TRUMP_GAIN = tuple(t - p for t, p in zip(TRUMP_FIELD_POINTS, PLAIN_FIELD_POINTS, strict=True))
 
 _BELLA = tuple(
     (1 << make_card(t, RANKS.index("K"))) | (1 << make_card(t, RANKS.index("Q"))) for t in range(4)
@@ -256,7 +254,7 @@ def fast_tables(hands: Sequence[tuple[int, int]], rules: Rules) -> list[list[tup
     if rules.dix:
         raise ValueError("fast_tables does not handle the dix")
     values = _solve_all(hands, rules)
-    plain, gain = _PLAIN_POINTS, _TRUMP_GAIN
+    plain, gain = PLAIN_FIELD_POINTS, _TRUMP_GAIN
     out = []
     for i, (h0, h1) in enumerate(hands):
         runs0, runs1 = runs(h0), runs(h1)

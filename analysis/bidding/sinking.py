@@ -30,7 +30,8 @@ import numpy as np
 from analysis.bidding.klabberjass import rules_of
 from solver.cards import cards_of
 from solver.klabberjass import PACK, Rules
-from solver.klabberjass.deal import Deal, Run, card_points_of, has_bella, runs
+from solver.klabberjass.deal import Deal, Run, has_bella, runs
+from solver.klabberjass.rules import points_of
 from solver.klabberjass.table import engine_solver
 
 
@@ -134,7 +135,7 @@ def sinking_chunk(
 
     def nets(hands: tuple[int, int], b: int, t: int):
         e = values[(hands[0], hands[1], t)]
-        total = card_points_of(hands[0] | hands[1], t) + rules.last_trick
+        total = points_of(hands[0] | hands[1], t) + rules.last_trick
         return option_nets(
             b,
             t,

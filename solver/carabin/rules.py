@@ -47,6 +47,7 @@ from dataclasses import dataclass
 
 from solver.cards import (
     PACK52,
+    RANKS,
     card_str,
     cards_of,
     format_holding,
@@ -66,7 +67,21 @@ GAME_POINTS = 10
 #: The 52-card pack.
 PACK = PACK52
 
-_POINTS = {12: 4, 11: 3, 10: 2}  # A K Q
+# ---------------------------------------------------------------- the card tables
+# Every rule about single cards is written here once; everything else (the compiled
+# core included, which receives these tables as data) is derived from them.
+
+#: Trick-taking order of every suit, trumps included, lowest first.
+ORDER = RANKS
+#: Card points by rank letter (others are worth nothing).
+POINTS = {"A": 4, "K": 3, "Q": 2}
+# The tables below are indexed by the 4-bit rank field of a card (0 = 2 .. 12 = A; 13-15
+# are no rank, so that any int of a card set indexes them).
+_RANK_FIELD = RANKS + "   "
+#: Rank -> place in the trick order (0 lowest), -1 for no rank.
+POWER = tuple(ORDER.find(r) if r != " " else -1 for r in _RANK_FIELD)
+#: Rank -> card points.
+RANK_POINTS = tuple(POINTS.get(r, 0) for r in _RANK_FIELD)
 
 
 @dataclass(frozen=True)
@@ -120,7 +135,7 @@ def card_points(card: int) -> int:
     >>> card_points(parse_card("AH")), card_points(parse_card("QS")), card_points(parse_card("JS"))
     (4, 2, 0)
     """
-    return _POINTS.get(rank_of(card), 0)
+    return RANK_POINTS[rank_of(card)]
 
 
 def points_of(cards: int | Iterable[int]) -> int:
@@ -128,6 +143,15 @@ def points_of(cards: int | Iterable[int]) -> int:
     if isinstance(cards, int):
         cards = cards_of(cards)
     return sum(card_points(c) for c in cards)
+
+
+def card_power(card: int, trump: int) -> int:
+    """Place of a card within its suit for trick taking (0 lowest .. 12 highest).
+
+    Every suit, trumps included, runs A K Q J T 9 .. 2; ``trump`` is taken for the
+    same signature as Klabberjass.
+    """
+    return POWER[rank_of(card)]
 
 
 def beats(card: int, best: int, trump: int) -> bool:
@@ -139,7 +163,7 @@ def beats(card: int, best: int, trump: int) -> bool:
     (True, False)
     """
     if suit_of(card) == suit_of(best):
-        return rank_of(card) > rank_of(best)
+        return POWER[rank_of(card)] > POWER[rank_of(best)]
     return suit_of(card) == trump
 
 

@@ -19,7 +19,7 @@ combines them with the card-play engine is :func:`solver.klabberjass.table.deal_
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -47,7 +47,6 @@ from solver.klabberjass.rules import (
     SEATS,
     SEED,
     Rules,
-    card_points,
     seat_of,
 )
 
@@ -759,25 +758,3 @@ class Match:
             score = score.score
         e, d = score if score is not None else (0, 0)
         return Match(self.rules, (self.totals[0] + e, self.totals[1] + d), self.deals + 1)
-
-
-def card_points_of(cards: int, trump: int) -> int:
-    """The card points of a set of cards (no last-trick bonus)."""
-    return _points_by_trump[trump](cards)
-
-
-def _make_points(trump: int) -> Callable[[int], int]:
-    groups: dict[int, int] = {}
-    for card in cards_of(PACK):
-        pts = card_points(card, trump)
-        if pts:
-            groups[pts] = groups.get(pts, 0) | 1 << card
-    pairs = tuple(groups.items())
-
-    def points(cards: int) -> int:
-        return sum(v * (cards & m).bit_count() for v, m in pairs)
-
-    return points
-
-
-_points_by_trump = tuple(_make_points(t) for t in range(4))

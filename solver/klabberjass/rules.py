@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from solver.cards import (
+    RANKS,
     cards_of,
     rank_of,
     suit_mask,
@@ -36,11 +37,35 @@ DEAL_SIZE = 6
 #: The 32-card pack: ranks 7 to A of each suit.
 PACK = sum(0x1FE0 << (16 * s) for s in range(4))
 
-# Rank indices of the 52-card notation: 7=5, 8=6, 9=7, T=8, J=9, Q=10, K=11, A=12.
-_PLAIN_POWER = {5: 0, 6: 1, 7: 2, 9: 3, 10: 4, 11: 5, 8: 6, 12: 7}  # 7 8 9 J Q K T A
-_TRUMP_POWER = {5: 0, 6: 1, 10: 2, 11: 3, 8: 4, 12: 5, 7: 6, 9: 7}  # 7 8 Q K T A 9 J
-_PLAIN_POINTS = {12: 11, 8: 10, 11: 4, 10: 3, 9: 2}
-_TRUMP_POINTS = {9: 20, 7: 14, 12: 11, 8: 10, 11: 4, 10: 3}
+# ---------------------------------------------------------------- the card tables
+# Every rule about single cards is written here once; everything else (the compiled
+# core included, which receives these tables as data) is derived from them.
+
+#: Trick-taking order of a plain suit and of the trump suit, lowest first.
+PLAIN_ORDER = "789JQKTA"
+TRUMP_ORDER = "78QKTA9J"
+#: Card points of a plain card and of a trump, by rank letter (others are worth nothing).
+PLAIN_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2}
+TRUMP_POINTS = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 4, "Q": 3}
+
+# The tables below are indexed by the 4-bit rank field of a card (0 = 2 .. 12 = A; 13-15
+# are no rank, so that any int of a card set indexes them).
+_RANK_FIELD = RANKS + "   "
+#: Rank -> place in the trick order (0 lowest), -1 outside the pack.
+PLAIN_POWER = tuple(PLAIN_ORDER.find(r) if r != " " else -1 for r in _RANK_FIELD)
+TRUMP_POWER = tuple(TRUMP_ORDER.find(r) if r != " " else -1 for r in _RANK_FIELD)
+#: Rank -> card points.
+PLAIN_RANK_POINTS = tuple(PLAIN_POINTS.get(r, 0) for r in _RANK_FIELD)
+TRUMP_RANK_POINTS = tuple(TRUMP_POINTS.get(r, 0) for r in _RANK_FIELD)
+#: The lowest rank of the pack (the 7): a suit's cards sit in 8 bits from this one.
+LOW_RANK = RANKS.index("7")
+#: Points of the cards of one suit given as an 8-bit field (bit 0 the 7 .. bit 7 the A).
+PLAIN_FIELD_POINTS = tuple(
+    sum(PLAIN_RANK_POINTS[LOW_RANK + i] for i in range(8) if f >> i & 1) for f in range(256)
+)
+TRUMP_FIELD_POINTS = tuple(
+    sum(TRUMP_RANK_POINTS[LOW_RANK + i] for i in range(8) if f >> i & 1) for f in range(256)
+)
 
 
 @dataclass(frozen=True)
@@ -107,13 +132,27 @@ def card_points(card: int, trump: int) -> int:
     >>> card_points(parse_card("JH"), 1), card_points(parse_card("JS"), 1)
     (20, 2)
     """
-    table = _TRUMP_POINTS if suit_of(card) == trump else _PLAIN_POINTS
-    return table.get(rank_of(card), 0)
+    table = TRUMP_RANK_POINTS if suit_of(card) == trump else PLAIN_RANK_POINTS
+    return table[rank_of(card)]
+
+
+def points_of(cards: int, trump: int) -> int:
+    """The card points of a set of cards (no last-trick bonus).
+
+    >>> points_of(PACK, 1)
+    152
+    """
+    total = 0
+    for suit in range(4):
+        f = cards >> (16 * suit + LOW_RANK) & 0xFF
+        if f:
+            total += (TRUMP_FIELD_POINTS if suit == trump else PLAIN_FIELD_POINTS)[f]
+    return total
 
 
 def card_power(card: int, trump: int) -> int:
     """Rank of a card within its suit for trick taking (0 lowest .. 7 highest)."""
-    table = _TRUMP_POWER if suit_of(card) == trump else _PLAIN_POWER
+    table = TRUMP_POWER if suit_of(card) == trump else PLAIN_POWER
     return table[rank_of(card)]
 
 

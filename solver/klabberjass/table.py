@@ -52,13 +52,12 @@ from solver.cards import SUITS
 from solver.klabberjass.deal import (
     Deal,
     Run,
-    card_points_of,
     dix_holder,
     exchange_dix,
     has_bella,
     runs,
 )
-from solver.klabberjass.rules import SEATS, SEED, Rules
+from solver.klabberjass.rules import SEATS, SEED, Rules, points_of
 
 #: A card-play solver: for each (E hand, D hand, trump) with E leading, E's points.
 Solver = Callable[[Sequence[tuple[int, int, int]], Rules], list[int]]
@@ -193,7 +192,7 @@ def table_for_hands(
         if hand not in runs_of:
             runs_of[hand] = runs(hand)
     for (t, h, who), e in zip(variants, e_points, strict=True):
-        total = card_points_of(h[0] | h[1], t) + (rules.last_trick if h[0] else 0)
+        total = points_of(h[0] | h[1], t) + (rules.last_trick if h[0] else 0)
         by_trump[t].append(
             (
                 h,
