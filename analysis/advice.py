@@ -1,7 +1,7 @@
 """Single-dummy advice by perfect-information Monte Carlo (PIMC).
 
 The viewer does not see the other hands. PIMC draws worlds uniformly among those
-consistent with his view (:mod:`solver.views`), solves each world double-dummy and
+consistent with his view (its game's ``view`` module), solves each world double-dummy and
 averages, for each legal card, the points his side takes from here with it, and
 counts how often the card is best in its world.
 
@@ -10,7 +10,7 @@ average credits the viewer with guesses he could not make at the table and never
 values a card for the information it hides or gathers; the advice is a strong,
 slightly optimistic heuristic, not the single-dummy optimum.
 
->>> from solver.views import KlabberjassView
+>>> from solver.klabberjass.view import KlabberjassView
 >>> view = KlabberjassView.parse("seat=E trump=H turn=JH hand=AT9.KQ.A.AT played=7S,8D")
 >>> a = advise(view, samples=20, seed=1, workers=1)
 >>> a.samples, sorted(a.moves) == sorted(card_str(c) for c in view.inference().position.legal_moves())
@@ -28,7 +28,6 @@ from typing import Any
 from solver.cards import card_str
 from solver.errors import RulesError
 from solver.games import Game, get_game
-from solver.views import View
 
 #: Below this many worlds a process pool costs more than it saves.
 MIN_WORLDS_PER_WORKER = 100
@@ -106,7 +105,7 @@ def _solve_chunk(
 
 
 def advise(
-    view: View,
+    view: Any,
     samples: int,
     seed: int | None = None,
     workers: int | None = None,
@@ -115,7 +114,7 @@ def advise(
     """Advise the seat to move by PIMC over ``samples`` worlds.
 
     Args:
-        view: what the seat to move knows (:func:`solver.views.parse_view`).
+        view: what the seat to move knows (:func:`solver.games.parse_view`).
         samples: number of worlds to draw (at least 1).
         seed: seed of the draw; the same seed gives the same worlds and advice,
             whatever the number of workers.

@@ -256,7 +256,7 @@ def play_pimc(
     from analysis.advice import advise
     from solver.cards import parse_card
     from solver.klabberjass import Position
-    from solver.views import KlabberjassView
+    from solver.klabberjass.view import KlabberjassView
 
     pos = Position(trump, 0, hands)
     played: list[int] = []
@@ -443,10 +443,10 @@ def carabin_play_pimc(deal, contract, samples: int, rng: random.Random) -> bool:
     """Whether the contract is made when every seat plays by PIMC (slow)."""
     from analysis.advice import advise
     from solver.carabin import contract_made
+    from solver.carabin.view import CarabinView
     from solver.cards import parse_card
-    from solver.views import CarabinView
 
-    pos = deal.position(contract.bidder, contract.trump)
+    pos = deal.position(bidder=contract.bidder, trump=contract.trump)
     played: list[int] = []
     bidder_points, tricks_lost = 0, 0
     while not pos.is_over:
@@ -499,7 +499,7 @@ def carabin_match(
     bids, made = [0] * n, [0] * n
     deals = 0
     while not game.is_over and deals < max_deals:
-        deal = CDeal.dealt(n, rng=random.Random(rng.getrandbits(64)))
+        deal = CDeal.random(players=n, rng=random.Random(rng.getrandbits(64)))
         seat_policies = [policies[game.player_of(s)] for s in range(n)]
         contract = auction(deal, seat_policies)
         ok = False

@@ -41,8 +41,8 @@ def random_klabberjass(seed: int, cards: int, trick: bool = False) -> Position:
 
 def random_carabin(seed: int, players: int = 3, skip: int = 14) -> carabin.Position:
     rng = random.Random(seed)
-    deal = carabin.Deal.dealt(players, rng=rng)
-    p = deal.position(rng.randrange(players), rng.randrange(4))
+    deal = carabin.Deal.random(players=players, rng=rng)
+    p = deal.position(bidder=rng.randrange(players), trump=rng.randrange(4))
     for _ in range(skip):
         p = p.play(rng.choice(p.legal_moves()))
     return p

@@ -12,12 +12,13 @@ from hypothesis import strategies as st
 from analysis.advice import advise
 from analysis.cli.main import main
 from solver import carabin
+from solver.carabin.view import CarabinView
 from solver.cards import SUITS, card_count, card_str, format_holding, mask_of
 from solver.errors import IllegalPlayError, RulesError
 from solver.games import get_game
 from solver.klabberjass import Position
 from solver.klabberjass.deal import Deal
-from solver.views import CarabinView, KlabberjassView
+from solver.klabberjass.view import KlabberjassView
 
 KJ = get_game("klabberjass")
 
@@ -93,8 +94,8 @@ def test_klabberjass_sampling_is_uniform():
 @given(st.integers(0, 10**6), st.sampled_from([3, 4, 5]), st.integers(0, 30))
 def test_carabin_worlds_respect_the_view(seed, players, n):
     rng = random.Random(seed)
-    deal = carabin.Deal.dealt(players, rng=rng)
-    p = deal.position(rng.randrange(players), rng.randrange(4))
+    deal = carabin.Deal.random(players=players, rng=rng)
+    p = deal.position(bidder=rng.randrange(players), trump=rng.randrange(4))
     line = []
     for _ in range(min(n, 8 * players - 1)):
         line.append(rng.choice(p.legal_moves()))
@@ -137,8 +138,8 @@ def test_advice_without_hidden_cards_is_the_double_dummy_answer():
 
 
 def test_carabin_advice_means_match_move_values_in_each_world():
-    deal = carabin.Deal.dealt(3, seed=4)
-    p = deal.position(1, 0)
+    deal = carabin.Deal.random(players=3, seed=4)
+    p = deal.position(bidder=1, trump=0)
     line = [p.legal_moves()[0]]
     p = p.play(line[0])
     view = CarabinView.parse(

@@ -103,7 +103,7 @@ def test_deal_random_is_seeded(capsys):
     )
     assert code == 0
     first = json.loads(out)
-    assert first["deal"] == str(Deal.dealt(3, seed=9))
+    assert first["deal"] == str(Deal.random(players=3, seed=9))
     assert len(first["table"]) == 12
     _, again, _ = run(
         capsys, "deal", "carabin", "--random", "--seed", "9", "--players", "3", "--json"
@@ -191,8 +191,8 @@ def test_bad_input_exits_2_with_one_line(capsys, argv):
 
 
 def test_ctrl_c_interrupts_a_long_solve():
-    d = Deal.dealt(5, seed=0)
-    position = str(d.position(2, suit_of(d.turn)))  # takes seconds to solve exactly
+    d = Deal.random(players=5, seed=0)
+    position = str(d.position(bidder=2, trump=suit_of(d.turn)))  # takes seconds to solve exactly
     proc = subprocess.Popen(
         [
             sys.executable,

@@ -114,7 +114,7 @@ def test_fixed_bidder_and_trump_give_one_row():
 
 def test_full_deal_play_out_is_consistent():
     """Following the engine's best cards through a 4-player deal realises its value."""
-    d = Deal.dealt(4, seed=21)
+    d = Deal.random(players=4, seed=21)
     p = d.position(bidder=1, trump=suit_of(d.turn))
     value = carabin_value(p)
     got = 0
@@ -128,7 +128,7 @@ def test_full_deal_play_out_is_consistent():
 
 def test_small_table_gives_the_same_values():
     for seed in range(3):
-        d = Deal.dealt(3, seed=seed)
+        d = Deal.random(players=3, seed=seed)
         p = d.position(bidder=seed % 3, trump=suit_of(d.turn))
         big = carabin_value(p)
         assert carabin_value(p, tt_mb=1) == big
@@ -137,8 +137,8 @@ def test_small_table_gives_the_same_values():
 
 def test_table_survives_other_deals():
     """Entries of one deal are never used for another (ownership generations)."""
-    a, b = Deal.dealt(3, seed=40), Deal.dealt(3, seed=41)
-    pa, pb = a.position(0, 0), b.position(0, 0)
+    a, b = Deal.random(players=3, seed=40), Deal.random(players=3, seed=41)
+    pa, pb = a.position(bidder=0, trump=0), b.position(bidder=0, trump=0)
     va, vb = carabin_value(pa), carabin_value(pb)
     carabin_core().clear()
     assert carabin_value(pb) == vb
@@ -163,8 +163,8 @@ HARD = (5, 0, 2)  # players, seed, bidder: a 5-player deal whose exact value tak
 
 def test_stop_interrupts_a_long_search():
     n, seed, bidder = HARD
-    d = Deal.dealt(n, seed=seed)
-    p = d.position(bidder, suit_of(d.turn))
+    d = Deal.random(players=n, seed=seed)
+    p = d.position(bidder=bidder, trump=suit_of(d.turn))
     core = carabin_core()
     core.clear()
     timer = threading.Timer(0.3, core.stop)

@@ -280,9 +280,9 @@ def test_deal_fixed_fields_round_trip():
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_dealt_deals_as_the_game_does(players):
-    d = Deal.dealt(players, seed=11)
-    assert d == Deal.dealt(players, seed=11)
-    assert d != Deal.dealt(players, seed=12)
+    d = Deal.random(players=players, seed=11)
+    assert d == Deal.random(players=players, seed=11)
+    assert d != Deal.random(players=players, seed=12)
     held = 0
     for left, right in d.hands:
         assert left.bit_count() == right.bit_count() == 4
@@ -297,7 +297,7 @@ def test_dealt_order_is_right_then_left_seat_by_seat_turn_ninth():
     rng = random.Random(3)
     pack = [s * 16 + r for s in range(4) for r in range(13)]
     rng.shuffle(pack)
-    d = Deal.dealt(4, seed=3)
+    d = Deal.random(players=4, seed=3)
     assert d.hands[0][1] == sum(1 << c for c in pack[0:4])  # right hand first
     assert d.hands[0][0] == sum(1 << c for c in pack[4:8])
     assert d.turn == pack[8]
@@ -327,7 +327,7 @@ def test_bad_deals(text, error, fragment):
 
 
 def test_deal_position_starts_with_seat_0_on_left_hands():
-    d = Deal.dealt(4, seed=1)
+    d = Deal.random(players=4, seed=1)
     p = d.position(bidder=2, trump=3)
     assert (p.lead, p.hand, p.to_move, p.bidder, p.trump) == (0, 0, 0, 2, 3)
     assert p.tricks_left == 8

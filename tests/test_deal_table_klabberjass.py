@@ -185,10 +185,10 @@ def test_fixed_contract_rows() -> None:
     deal = Deal.parse("E=AK.K.K8.A/T9..J. D=8.QT8.9.8/..A.KJ turn=7C")
     full = deal_table(deal, SEED)
     assert [(r.trump, r.bidder) for r in full] == [(t, b) for t in range(4) for b in (0, 1)]
-    only = deal_table(deal.with_contract(H, 1), SEED)
+    only = deal_table(deal.with_contract(bidder=1, trump=H), SEED)
     assert only == [row(full, 1, H)]
-    assert deal_table(deal.with_contract(None, 0), SEED) == [r for r in full if r.bidder == 0]
-    assert deal_table(deal.with_contract(D, None), SEED) == [r for r in full if r.trump == D]
+    assert deal_table(deal.with_contract(bidder=0), SEED) == [r for r in full if r.bidder == 0]
+    assert deal_table(deal.with_contract(trump=D), SEED) == [r for r in full if r.trump == D]
 
 
 # ====================================================================== from scratch

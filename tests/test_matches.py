@@ -171,7 +171,7 @@ def test_carabin_match_replayed_by_hand():
     game = CGame(CRules(players=n))
     deals = 0
     while not game.is_over:
-        deal = CDeal.dealt(n, rng=random.Random(rng.getrandbits(64)))
+        deal = CDeal.random(players=n, rng=random.Random(rng.getrandbits(64)))
         made, _ = contract_result(deal, 0, deal.turn >> 4)
         game = game.record(Contract(0, deal.turn >> 4), made)
         deals += 1

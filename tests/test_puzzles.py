@@ -23,14 +23,15 @@ from analysis.puzzles.generate import (
     analyse,
     generate,
     greedy_card,
-    klabberjass_all_tricks,
     rating,
     verify,
 )
 from solver import carabin, klabberjass, reference
 from solver.carabin.engine import carabin_all_tricks, carabin_value
 from solver.cards import card_str, parse_card
+from solver.games import get_game
 from solver.klabberjass import engine
+from solver.klabberjass.game import all_tricks
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "puzzles"
 
@@ -254,7 +255,7 @@ def test_all_tricks_puzzles_agree_with_the_reference(game, cards, themes, seed, 
 
 
 def test_klabberjass_sweep_search_against_brute_force():
-    """analysis.puzzles.klabberjass_all_tricks against every line of play, on random
+    """solver.klabberjass.game.all_tricks against every line of play, on random
     positions of up to four cards a hand (a card led to the trick or not), for both seats."""
     rng = random.Random(7)
     pack = [c for c in range(64) if klabberjass.PACK >> c & 1]
@@ -269,7 +270,7 @@ def test_klabberjass_sweep_search_against_brute_force():
             pos = pos.play(rng.choice(pos.legal_moves()))
         for seat in (0, 1):
             want = klabberjass_sweep_brute(pos, seat)
-            assert klabberjass_all_tricks(pos, seat) == want, (str(pos), seat)
+            assert all_tricks(pos, seat) == want, (str(pos), seat)
             seen[want] += 1
     assert min(seen.values()) > 50  # both answers well represented
 
@@ -290,26 +291,6 @@ def test_in_trick_puzzles_agree_with_the_reference():
             obj = p.to_json()
             assert check_solution_line(o, obj) >= 1
             check_no_dual(o, obj)
-
-
-def test_carabin_fast_step_matches_the_rules():
-    """The checker's unchecked Carabin step gives what Position.step gives."""
-    from analysis.puzzles.generate import _game
-
-    g = _game("carabin")
-    rng = random.Random(3)
-    for _ in range(40):
-        pos = carabin.Deal.dealt(rng.choice((3, 4, 5)), rng=rng).position(
-            rng.randrange(3), rng.randrange(4)
-        )
-        while not pos.is_over:
-            assert g.legal(pos) == sorted(pos.legal_moves())
-            card = rng.choice(pos.legal_moves())
-            nxt, winner, pts = pos.step(card)
-            fast, side, fast_pts = g.step(pos, card)
-            assert fast == nxt and str(fast) == str(nxt) and fast_pts == pts
-            assert side == (None if winner is None else int(winner != pos.bidder))
-            pos = nxt
 
 
 def test_themes_shape_the_deal():
@@ -333,9 +314,7 @@ def test_a_dual_is_refused():
 
 def test_rating_formula_and_greedy_player():
     assert rating(3, 2, 1) == 3 + 1.0 + 1.5
-    from analysis.puzzles.generate import _game
-
-    g = _game("klabberjass")
+    g = get_game("klabberjass")
     pos = klabberjass.Position.parse("trump=H lead=D E=A8... D=K... trick=7S")
     # E answers D's 7S: both spades win the trick, the ace brings 11 points with it
     assert card_str(greedy_card(g, pos)) == "AS"

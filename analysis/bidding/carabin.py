@@ -77,7 +77,7 @@ def contract_result(
     from solver.carabin import contract_made
     from solver.carabin.engine import carabin_all_tricks, carabin_make
 
-    start = deal.position(bidder, trump, trick_order)
+    start = deal.position(bidder=bidder, trump=trump, trick_order=trick_order)
     total = points_of(sum(a | b for a, b in deal.hands))
     chelem = carabin_all_tricks(start)
     if chelem:
@@ -161,7 +161,7 @@ def carabin_chunk(
     order = str(params.get("trick_order", "alternate"))
     cols: dict[str, list] = {k: [] for k in STUDY_COLUMNS}
     for i in range(count):
-        deal = Deal.dealt(players, rng=random.Random(rng.getrandbits(64)))
+        deal = Deal.random(players=players, rng=random.Random(rng.getrandbits(64)))
         in_play = deal.points_in_play
         for seat in range(players):
             left, right = deal.hands[seat]

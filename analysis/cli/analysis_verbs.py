@@ -72,7 +72,7 @@ def review(args: argparse.Namespace) -> int:
 def advise(args: argparse.Namespace) -> int:
     """``tricklab advise <game> "<view>" --samples N --seed S [--json] [--workers K]``."""
     from analysis.advice import advise as run
-    from solver.views import parse_view
+    from solver.games import parse_view
 
     view = parse_view(args.game, args.view)
     result = run(view, args.samples, args.seed, args.workers, getattr(args, "rules", None))
@@ -111,7 +111,7 @@ def bench(args: argparse.Namespace) -> int:
     from solver.cards import SUITS, card_str, format_holding
     from solver.klabberjass.deal import Deal
     from solver.klabberjass.engine import klabberjass_core
-    from solver.views import KlabberjassView
+    from solver.klabberjass.view import KlabberjassView
 
     if args.deals < 1:
         raise RulesError(f"invalid --deals {args.deals} (at least 1)")

@@ -132,7 +132,7 @@ def deal(args: argparse.Namespace) -> int:
         if args.deal is not None:
             raise NotationError("give either a deal or --random, not both")
         n = check_players(args.players)
-        deals = [Deal.dealt(n, seed=args.seed)]
+        deals = [Deal.random(players=n, seed=args.seed)]
     elif args.deal is None:
         raise NotationError('missing deal (give "<deal>", "-" to read stdin, or --random)')
     else:
@@ -178,8 +178,8 @@ def bench(args: argparse.Namespace) -> int:
     times: dict[str, list[float]] = {k: [] for k in kinds}
     made = chelems = 0
     for _ in range(args.deals):
-        d = Deal.dealt(n, rng=rng)
-        start = d.position(rng.randrange(n), suit_of(d.turn), order)
+        d = Deal.random(players=n, rng=rng)
+        start = d.position(bidder=rng.randrange(n), trump=suit_of(d.turn), trick_order=order)
         for k in kinds:
             core.clear()
             t0 = time.perf_counter()
@@ -239,7 +239,7 @@ def _reference_check(n: int, count: int, rng: random.Random, order: str, tt: int
 
     bad = 0
     for _ in range(count):
-        d = Deal.dealt(n, rng=rng)
+        d = Deal.random(players=n, rng=rng)
         # keep the lowest card of every hand
         hands = tuple((left & -left, right & -right) for left, right in d.hands)
         p = Position(suit_of(d.turn), rng.randrange(n), 0, 0, hands, (), order)

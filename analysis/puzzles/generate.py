@@ -12,7 +12,7 @@ in Carabin, who is to move in the puzzle position):
   trump contract, applied to what is left);
 - ``all-tricks``: win every remaining trick, the unfinished one included (Carabin: the
   bidder's chelem, asked of the engine's cheap chelem search; Klabberjass: the side to
-  move, asked of :func:`klabberjass_all_tricks`; a trick of no points counts too, so
+  move, asked of :func:`solver.klabberjass.game.all_tricks`; a trick of no points counts too, so
   this is not taking every point).
 
 Positions start at a trick's first card, or inside a trick (theme ``in-trick``): the
@@ -62,12 +62,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from analysis import constraints as cs
-from solver.cards import SUITS, card_str, cards_of, make_card, parse_card, rank_of
+from solver import carabin, klabberjass
+from solver.cards import SUITS, card_str, make_card, parse_card, rank_of
 from solver.errors import RulesError, TricklabError
+from solver.games import Game, get_game
 
 GAMES = ("klabberjass", "carabin")
 GOALS = ("max", "contract", "all-tricks")
@@ -85,234 +86,19 @@ class GenerationError(TricklabError):
     """The generator could not find enough puzzles within its budget."""
 
 
-# ============================================================================ games
+# ============================================================================ play
 
 
-_CARABIN_POINTS = (0,) * 10 + (2, 3, 4) + (0,) * 3  # by rank: Q 2, K 3, A 4
+def _legal(game: Game, pos: Any) -> list[int]:
+    """The legal cards in ascending card number (the order ties are broken in)."""
+    return sorted(game.legal_moves(pos))
 
 
-def _bits(mask: int) -> list[int]:
-    """The cards of a set, by card number."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-class _Klabberjass:
-    name = "klabberjass"
-    sides = ("E", "D")
-
-    def __init__(self) -> None:
-        from solver import klabberjass
-
-        self.k = klabberjass
-        self.engine = klabberjass
-
-    def parse(self, text: str) -> Any:
-        return self.k.Position.parse(text)
-
-    def side_of_seat(self, pos: Any, seat: int) -> int:
-        return seat
-
-    def mover_side(self, pos: Any) -> int:
-        return pos.to_move
-
-    def step(self, pos: Any, card: int) -> tuple[Any, int | None, int]:
-        nxt, winner, pts = pos.step(card)
-        return nxt, winner, pts
-
-    def card_points(self, pos: Any, card: int) -> int:
-        return self.k.card_points(card, pos.trump)
-
-    def legal(self, pos: Any) -> list[int]:
-        """The legal cards of the seat to move, by card number."""
-        return _bits(pos.legal_set())
-
-    def no_choice(self, pos: Any, side: int) -> bool:
-        """``side`` holds one card or none: each of its turns from here is forced."""
-        return pos.hands[side].bit_count() <= 1
-
-    def values(self, pos: Any, side: int) -> dict[int, int]:
-        """For each legal card, the points ``side`` takes from here if it is played."""
-        moves = self.engine.klabberjass_move_values(pos)
-        if pos.to_move == side:
-            return moves
-        total = pos.points_left()
-        return {c: total - v for c, v in moves.items()}
-
-    def best(self, pos: Any, side: int) -> int:
-        """The most points ``side`` can force from here."""
-        e = self.engine.klabberjass_value(pos)
-        return e if side == 0 else pos.points_left() - e
-
-    def reaching(self, pos: Any, side: int, need: int) -> dict[int, bool]:
-        """For each legal card of ``side`` (to move): does it keep ``need`` points in reach?"""
-        return {c: v >= need for c, v in self.values(pos, side).items()}
-
-    def sweeps(self, pos: Any, side: int) -> bool:
-        """Whether ``side`` can win every remaining trick (the unfinished one included)."""
-        return klabberjass_all_tricks(pos, side)
-
-
-class _Carabin:
-    name = "carabin"
-    sides = ("bidder", "others")
-
-    def __init__(self) -> None:
-        from solver import carabin
-
-        self.c = carabin
-        self.engine = carabin
-
-    def parse(self, text: str) -> Any:
-        return self.c.Position.parse(text)
-
-    def side_of_seat(self, pos: Any, seat: int) -> int:
-        return int(seat != pos.bidder)
-
-    def mover_side(self, pos: Any) -> int:
-        return int(pos.to_move != pos.bidder)
-
-    def step(self, pos: Any, card: int) -> tuple[Any, int | None, int]:
-        """``pos.step`` for a legal ``card`` without its checks (the walk's hot path);
-        the trick's winner as a side (0 bidder, 1 others)."""
-        c = self.c
-        n = len(pos.hands)
-        mover = (pos.lead + len(pos.trick)) % n
-        left, right = pos.hands[mover]
-        bit = ~(1 << card)
-        hands = list(pos.hands)
-        hands[mover] = (left & bit, right) if pos.hand == 0 else (left, right & bit)
-        trick = (*pos.trick, card)
-        order = pos.trick_order
-        if len(trick) < n:
-            nxt = c.Position(
-                pos.trump, pos.bidder, pos.lead, pos.hand, tuple(hands), trick, order, True
-            )
-            return nxt, None, 0
-        winner = (pos.lead + c.trick_winner(trick, pos.trump)) % n
-        held = any(a for a, _ in hands) | any(b for _, b in hands) << 1
-        kind = c.next_hand(order, pos.hand, held)
-        nxt = c.Position(pos.trump, pos.bidder, winner, kind, tuple(hands), (), order, True)
-        return nxt, int(winner != pos.bidder), sum(_CARABIN_POINTS[x & 15] for x in trick)
-
-    def no_choice(self, pos: Any, side: int) -> bool:
-        """Each of ``side``'s turns from here is forced (one card in each hand in use)."""
-        if side != 0:
-            return False
-        left, right = pos.hands[pos.bidder]
-        return left.bit_count() <= 1 and right.bit_count() <= 1
-
-    def legal(self, pos: Any) -> list[int]:
-        """The legal cards of the seat to move, by card number (the walk's hot path)."""
-        if not pos.trick and not any(a | b for a, b in pos.hands):
-            return []
-        return _bits(pos.hands[(pos.lead + len(pos.trick)) % len(pos.hands)][pos.hand])
-
-    def card_points(self, pos: Any, card: int) -> int:
-        return self.c.card_points(card)
-
-    def values(self, pos: Any, side: int) -> dict[int, int]:
-        moves = self.engine.carabin_move_values(pos)
-        if self.mover_side(pos) == side:
-            return moves
-        total = pos.points_left()
-        return {c: total - v for c, v in moves.items()}
-
-    def best(self, pos: Any, side: int) -> int:
-        """The most points ``side`` can force from here."""
-        b = self.engine.carabin_value(pos)
-        return b if side == 0 else pos.points_left() - b
-
-    def _makes(self, pos: Any, side: int, need: int) -> bool:
-        """Can ``side`` still take ``need`` points from ``pos`` (one zero-window probe)?"""
-        if need <= 0:
-            return True
-        if side == 0:
-            return self.engine.carabin_make(pos, need)
-        # the others take >= need  <=>  the bidder takes < total - need + 1
-        return not self.engine.carabin_make(pos, pos.points_left() - need + 1)
-
-    def reaching(self, pos: Any, side: int, need: int) -> dict[int, bool]:
-        """For each legal card of ``side`` (to move): does it keep ``need`` points in reach?
-
-        One zero-window make/fail probe per card instead of every card's exact value.
-        """
-        out = {}
-        for card in self.legal(pos):
-            nxt, wside, pts = self.step(pos, card)
-            left = need - pts if wside == side else need
-            out[card] = self._makes(nxt, side, left)
-        return out
-
-    def sweeps(self, pos: Any, side: int) -> bool:
-        """Whether the bidder (``side`` 0) can win every remaining trick."""
-        if side != 0:
-            raise RulesError("the all-tricks goal in carabin is the bidder's (the chelem)")
-        return self.engine.carabin_all_tricks(pos)
-
-
-# ============================================================================ sweeps
-
-
-def klabberjass_all_tricks(position: Any, seat: int) -> bool:
-    """Whether ``seat`` (0 = E, 1 = D) can win every remaining Klabberjass trick.
-
-    The unfinished trick counts; a trick of no points counts as much as any other, so
-    this is not the same question as taking every point. An exact search memoised on
-    the hands, the leader and the card led (quick for up to six cards a hand).
-
-    >>> from solver.klabberjass import Position
-    >>> klabberjass_all_tricks(Position.parse("trump=H lead=E E=A.J.. D=K.7.."), 0)
-    True
-    >>> klabberjass_all_tricks(Position.parse("trump=H lead=E E=7.J.. D=8.7.."), 0)
-    False
-    """
-    if position.is_over:
-        return True
-    trick = -1 if position.trick is None else position.trick
-    e, d = position.hands
-    return _k_sweep(e, d, position.trump, position.lead, trick, seat)
-
-
-@lru_cache(maxsize=1 << 20)
-def _k_sweep(e: int, d: int, trump: int, lead: int, trick: int, seat: int) -> bool:
-    from solver.klabberjass import legal_replies, trick_winner
-
-    hands = (e, d)
-    if trick < 0:
-        if not (e | d):
-            return True
-        results = (
-            _k_sweep(e & ~(1 << c), d, trump, lead, c, seat)
-            if lead == 0
-            else _k_sweep(e, d & ~(1 << c), trump, lead, c, seat)
-            for c in cards_of(hands[lead])
-        )
-        return any(results) if lead == seat else all(results)
-    mover = 1 - lead
-    out = []
-    for c in cards_of(legal_replies(hands[mover], trick, trump)):
-        winner = (lead, mover)[trick_winner(trick, c, trump)]
-        if winner != seat:
-            out.append(False)
-        else:
-            rest = (e & ~(1 << c), d) if mover == 0 else (e, d & ~(1 << c))
-            out.append(_k_sweep(rest[0], rest[1], trump, winner, -1, seat))
-        if (mover == seat) == out[-1]:  # a winning card found / a defence that wins
-            return out[-1]
-    return mover != seat
-
-
-def _game(name: str) -> _Klabberjass | _Carabin:
-    if name == "klabberjass":
-        return _Klabberjass()
-    if name == "carabin":
-        return _Carabin()
-    raise RulesError(f"unknown game '{name}' (expected klabberjass or carabin)")
+def _step(game: Game, pos: Any, card: int) -> tuple[Any, int | None, int]:
+    """Play a legal card: the new position, the *side* that won the trick (or None) and
+    its points."""
+    nxt, winner, pts = game.step(pos, card)
+    return nxt, (None if winner is None else game.side_of(pos, winner)), pts
 
 
 # ============================================================================ values
@@ -435,7 +221,7 @@ def rating(decisions: int, tempting: int, greedy_misses: int) -> float:
 def _trick_net(game: Any, pos: Any, card: int, side: int) -> int:
     """Points ``side`` nets in the current trick after ``card``, the rest of the trick
     played by the same one-trick look-ahead (minimax over the trick only)."""
-    nxt, wside, pts = game.step(pos, card)
+    nxt, wside, pts = _step(game, pos, card)
     if wside is not None:
         return pts if wside == side else -pts
     mover = game.mover_side(nxt)
@@ -499,20 +285,22 @@ class _Checker:
         if not self.all_tricks:
             return self.game.reaching(pos, self.side, need)
         out = {}
-        for card in self.game.legal(pos):
-            nxt, wside, _ = self.game.step(pos, card)
-            out[card] = (wside is None or wside == self.side) and self.game.sweeps(nxt, self.side)
+        for card in _legal(self.game, pos):
+            nxt, wside, _ = _step(self.game, pos, card)
+            out[card] = (wside is None or wside == self.side) and self.game.all_tricks(
+                nxt, self.side
+            )
         return out
 
     def after(self, pos: Any, need: int, card: int) -> tuple[Any, int]:
-        nxt, wside, pts = self.game.step(pos, card)
+        nxt, wside, pts = _step(self.game, pos, card)
         if wside == self.side:
             need -= pts
         return nxt, need
 
     def classify(self, pos: Any, need: int) -> tuple[str, list[int], dict[int, bool]]:
         """``forced``, ``decision``, ``free`` or ``dual`` and the winning cards."""
-        legal = self.game.legal(pos)
+        legal = _legal(self.game, pos)
         if len(legal) == 1:  # the goal is in reach here, so the one card keeps it
             return "forced", legal, {legal[0]: True}
         out = self.reaching(pos, need)
@@ -541,7 +329,7 @@ class _Checker:
         if self.nodes > self.max_nodes:
             raise NotUniqueError(f"strategy tree larger than {self.max_nodes} nodes")
         if self.game.mover_side(pos) != self.side:
-            for c in self.game.legal(pos):
+            for c in _legal(self.game, pos):
                 self.variation(*self.after(pos, need, c))
             return
         kind, winners, _ = self.classify(pos, need)
@@ -565,15 +353,15 @@ def _goal_need(game: Any, pos: Any, goal: str | Goal) -> tuple[Goal, int, bool]:
         need = pos.points_left() // 2 + 1
         return Goal(label, need), need, False
     if goal == "max":
-        need = game.best(pos, side)
+        need = game.value(pos)[side]
         return Goal(label, need), need, False
     raise RulesError(f"unknown goal '{goal}' (expected one of: {', '.join(GOALS)})")
 
 
 def _in_reach(game: Any, pos: Any, side: int, need: int, all_tricks: bool) -> bool:
     if all_tricks:
-        return game.sweeps(pos, side)
-    return need <= 0 or game.best(pos, side) >= need
+        return game.all_tricks(pos, side)
+    return need <= 0 or game.value(pos)[side] >= need
 
 
 def analyse(
@@ -594,8 +382,8 @@ def analyse(
         NotUniqueError: the goal is out of reach, there is a dual, the first turn is not
             a decision, a free move comes before a decision, or the tree is too large.
     """
-    g = _game(game) if isinstance(game, str) else game
-    pos = g.parse(position) if isinstance(position, str) else position
+    g = get_game(game) if isinstance(game, str) else game
+    pos = g.parse_position(position) if isinstance(position, str) else position
     if pos.is_over:
         raise NotUniqueError("the play is over")
     goal_obj, need, all_tricks = _goal_need(g, pos, goal)
@@ -642,7 +430,7 @@ def analyse(
             # follows the defence leaving the goal side the fewest points
             card = legal[0]
             if len(legal) > 1 and not all_tricks:
-                vals = g.values(pos, side)
+                vals = g.side_move_values(pos, side)
                 order = list(vals)  # the engine's order: by card number
                 card = min(order, key=lambda c: (vals[c], order.index(c)))
             for c in legal:
@@ -651,7 +439,7 @@ def analyse(
         line.append(card)
         pos, need = check.after(pos, need, card)
     while not pos.is_over:  # the rest of the play once the goal is secured
-        card = max(g.values(pos, g.mover_side(pos)).items(), key=lambda kv: kv[1])[0]
+        card = max(g.side_move_values(pos, g.mover_side(pos)).items(), key=lambda kv: kv[1])[0]
         line.append(card)
         pos = g.step(pos, card)[0]
     cut = decision_plies[-1] + 1
@@ -770,7 +558,7 @@ def _defence_card(g: Any, pos: Any, setup: _Setup, rng: random.Random) -> int:
     if setup.goal == "all-tricks" or len(legal) == 1:
         choosy = [c for c in legal if len(pos.play(c).legal_moves()) > 1]
         return rng.choice(choosy or legal)
-    vals = g.values(pos, g.mover_side(pos))
+    vals = g.side_move_values(pos, g.mover_side(pos))
     top = max(vals.values())
     return rng.choice([c for c in legal if vals[c] == top])
 
@@ -788,8 +576,6 @@ def _candidate(setup: _Setup, seed: int) -> tuple[Any, list[cs.Constraint]]:
     trump = rng.randrange(4)
     k = setup.cards
     if setup.game == "klabberjass":
-        from solver.klabberjass import Position
-
         goal = rng.randrange(2)
         lead = 1 - goal if setup.in_trick else goal
         spec = cs.klabberjass_spec(k, trump)
@@ -802,12 +588,10 @@ def _candidate(setup: _Setup, seed: int) -> tuple[Any, list[cs.Constraint]]:
         if setup.goal == "all-tricks":
             cons += _sweep_constraints(setup, seats[goal], [seats[1 - goal]], trump)
         deal = cs.sample_deal(spec, cons, rng, tries=_tries(setup), checked=True)
-        pos = Position(trump, lead, (deal["E"], deal["D"]))
+        pos = klabberjass.Position(trump, lead, (deal["E"], deal["D"]))
         if setup.in_trick:
-            pos = pos.play(_defence_card(_game("klabberjass"), pos, setup, rng))
+            pos = pos.play(_defence_card(get_game("klabberjass"), pos, setup, rng))
         return pos, cons
-    from solver.carabin import Position as CPosition
-
     n = setup.players
     bidder = rng.randrange(n)
     played = rng.randrange(1, n) if setup.in_trick else 0
@@ -824,8 +608,8 @@ def _candidate(setup: _Setup, seed: int) -> tuple[Any, list[cs.Constraint]]:
     deal = cs.sample_deal(spec, cons, rng, checked=True)
     hands = tuple((deal[f"{s}L"], deal[f"{s}R"]) for s in range(n))
     hand = 0 if k % 2 == 0 else 1
-    cpos = CPosition(trump, bidder, lead, hand, hands, ())
-    g = _game("carabin")
+    cpos = carabin.Position(trump, bidder, lead, hand, hands, ())
+    g = get_game("carabin")
     for _ in range(played):
         cpos = cpos.play(_defence_card(g, cpos, setup, rng))
     return cpos, cons
@@ -856,9 +640,7 @@ def _check_options(game: str, cards: int, goal: str, themes: Sequence[str], play
         if t == "bella" and game != "klabberjass":
             raise RulesError("the bella theme is for klabberjass")
     if game == "carabin":
-        from solver.carabin import check_players
-
-        check_players(players)
+        carabin.check_players(players)
 
 
 def puzzle_from_seed(
@@ -874,7 +656,7 @@ def puzzle_from_seed(
     """The puzzle of one candidate seed, or None if its position is not a puzzle."""
     setup = _Setup(game, cards, goal, tuple(themes), players)
     pos, _ = _candidate(setup, seed)
-    g = _game(game)
+    g = get_game(game)
     try:
         a = analyse(g, pos, goal, max_nodes)
     except NotUniqueError:
@@ -1047,7 +829,6 @@ __all__ = [
     "greedy_card",
     "greedy_scores",
     "iter_puzzles",
-    "klabberjass_all_tricks",
     "parse_solution",
     "puzzle_from_seed",
     "rating",

@@ -116,8 +116,8 @@ class Deal:
         return text
 
     @classmethod
-    def dealt(
-        cls, players: int = 4, seed: int | None = None, rng: random.Random | None = None
+    def random(
+        cls, seed: int | str | None = None, players: int = 4, rng: random.Random | None = None
     ) -> Deal:
         """Shuffle and deal as the game does.
 
@@ -125,7 +125,7 @@ class Deal:
         for the right hand and four for the left; as soon as the eighth card is given
         he turns up the ninth; the other seats follow. 51 − 8N cards stay out of play.
 
-        >>> d = Deal.dealt(5, seed=7)
+        >>> d = Deal.random(seed=7, players=5)
         >>> d.players, str(Deal.parse(str(d))) == str(d)
         (5, True)
         """
@@ -144,9 +144,26 @@ class Deal:
                 turn = next(it)
         return cls(tuple(hands), turn)
 
-    def position(self, bidder: int, trump: int, trick_order: str = "alternate") -> Position:
-        """The position before the first card: seat 0 leads an L trick."""
+    def position(
+        self, *, bidder: int | None = None, trump: int | None = None, trick_order: str = "alternate"
+    ) -> Position:
+        """The position before the first card (seat 0 leads an L trick), with the deal's
+        bidder and trump unless given.
+
+        Raises:
+            RulesError: no bidder or trump given and the deal fixes none.
+        """
+        bidder = self.bidder if bidder is None else bidder
+        trump = self.trump if trump is None else trump
+        if bidder is None or trump is None:
+            raise RulesError(
+                f'a deal to play needs a bidder and a trump: not all given nor in "{self}"'
+            )
         return Position(trump, bidder, 0, L, self.hands, (), trick_order)
+
+    def with_contract(self, *, bidder: int | None = None, trump: int | None = None) -> Deal:
+        """The same cards with the bidder and trump fixed (None: not fixed)."""
+        return Deal(self.hands, self.turn, trump, bidder)
 
 
 # --------------------------------------------------------------------- bidding

@@ -187,7 +187,7 @@ def carabin_deal_table(
     rows = []
     for bidder in bidders:
         for trump in trumps:
-            start = deal.position(bidder, trump, trick_order)
+            start = deal.position(bidder=bidder, trump=trump, trick_order=trick_order)
             points = carabin_value(start, tt_mb)
             # winning every trick takes every point, so only then is a chelem possible
             chelem = points == total and carabin_all_tricks(start, tt_mb)

@@ -40,6 +40,7 @@ from solver.cards import (
     suit_of,
 )
 from solver.errors import IllegalPlayError, NotationError, RulesError
+from solver.klabberjass.position import Position
 from solver.klabberjass.rules import (
     DEAL_SIZE,
     HAND_SIZE,
@@ -240,7 +241,7 @@ class Deal:
 
     # ----------------------------------------------------------------- dealing
     @classmethod
-    def random(cls, seed: int | str | None = None) -> Deal:
+    def random(cls, seed: int | str | None = None, players: int = 2) -> Deal:
         """Deal at random, exactly as the game does.
 
         The 32 cards (spades first, high to low) are shuffled with
@@ -254,7 +255,13 @@ class Deal:
 
         Args:
             seed: any seed ``random.Random`` accepts; None for a fresh random deal.
+            players: always 2 (taken for the same signature as Carabin).
+
+        Raises:
+            RulesError: another number of players.
         """
+        if players != 2:
+            raise RulesError(f"invalid number of players {players!r} (Klabberjass is played by 2)")
         pack = list(cards_of(PACK))
         random.Random(seed).shuffle(pack)
 
@@ -298,9 +305,23 @@ class Deal:
         rows.append(f"<tr><td colspan=2>{', '.join(notes)}</td></tr>")
         return "<table>" + "".join(rows) + "</table>"
 
-    def with_contract(self, trump: int | None, bidder: int | None) -> Deal:
-        """The same cards with the trump and bidder fixed (None: not fixed)."""
+    def with_contract(self, *, bidder: int | None = None, trump: int | None = None) -> Deal:
+        """The same cards with the bidder and trump fixed (None: not fixed)."""
         return Deal(self.hands, self.turn, self.first, self.bottom, trump, bidder)
+
+    def position(self, *, bidder: int | None = None, trump: int | None = None) -> Position:
+        """The position before the first card (E leads), with the deal's trump unless given.
+
+        The bidder does not change the card play; it is taken for the same signature as
+        Carabin's :meth:`solver.carabin.deal.Deal.position`.
+
+        Raises:
+            RulesError: no trump given and the deal fixes none.
+        """
+        trump = self.trump if trump is None else trump
+        if trump is None:
+            raise RulesError(f'a deal to play needs a trump: none given and none in "{self}"')
+        return Position(trump, 0, self.hands)
 
 
 # ====================================================================== bidding

@@ -1,29 +1,24 @@
-"""What one player knows (a *view*), what it implies, and the worlds consistent with it.
+"""What one Klabberjass player knows (a *view*), what it implies, and the worlds
+consistent with it.
 
-A view (SPEC §4) is one seat's knowledge during the play: the contract, his own
-remaining cards and every card played so far, in order. From the order of play the
-view knows who played each card and who led each trick; from the rules it infers
-what the other hands cannot hold:
+A view is one seat's knowledge during the play: the contract, his own remaining cards
+and every card played so far, in order. From the order of play the view knows who
+played each card and who led each trick; from the rules it infers what the other hand
+cannot hold: a player who does not follow suit is void in it; one who neither follows
+nor trumps a plain lead is also void in trumps; one who plays a lower trump on a trump
+lead holds no trump above the led one. The turn-up and (``bottom=``) the bottom card
+are out of play, and cards the opponent has shown (``shown=``: declared sequences,
+Bella) are his unless already played.
 
-- Klabberjass: a player who does not follow suit is void in it; one who neither
-  follows nor trumps a plain lead is also void in trumps; one who plays a lower trump
-  on a trump lead holds no trump above the led one. The turn-up and (``bottom=``) the
-  bottom card are out of play, and cards the opponent has shown (``shown=``: declared
-  sequences, Bella) are his unless already played.
-- Carabin: there is no duty to follow or to trump, so play reveals no voids; each
-  card played from a left or right hand leaves that hand, which fixes every hidden
-  hand's size. The turn-up is out of play.
-
-Choices where SPEC is silent, written down here: ``played=`` lists the cards separated
-by commas (like ``trick=``), empty or left out before the first card; the viewer must be
-the seat to move; in a Klabberjass view the turn-up is out of play unless ``dix=`` names
-the seat that exchanged the trump 7 for it, and the view may add ``shown=<holding>``; a
-Carabin view takes ``order=left_then_right`` like a position. A view no deal can produce is refused with the first problem found.
+Choices written down here: ``played=`` lists the cards separated by commas (like
+``trick=``), empty or left out before the first card; the viewer must be the seat to
+move; the turn-up is out of play unless ``dix=`` names the seat that exchanged the
+trump 7 for it, and the view may add ``shown=<holding>``. A view no deal can produce is
+refused with the first problem found.
 
 Sampling is exact and uniform over the consistent worlds: every constraint forbids
-single cards to the one hidden Klabberjass hand, so a world is a uniform choice of
-its unknown cards among the allowed ones; Carabin has no constraint beyond the hand
-sizes, so a world is a uniform shuffle of the unseen cards dealt into the hidden hands.
+single cards to the one hidden hand, so a world is a uniform choice of its unknown
+cards among the allowed ones.
 
 >>> v = KlabberjassView.parse("seat=E trump=H turn=JH hand=AT9.KQ.A.AT played=7S,8D")
 >>> v.inference().reasons
@@ -36,8 +31,8 @@ sizes, so a world is a uniform shuffle of the unseen cards dealt into the hidden
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
-from math import comb, factorial
+from dataclasses import dataclass
+from math import comb
 from typing import Any, ClassVar
 
 from solver.cards import (
@@ -50,55 +45,23 @@ from solver.cards import (
     format_holding,
     mask_of,
     parse_card,
-    parse_card_list,
     parse_fields,
     parse_holding,
     parse_suit,
     suit_mask,
     suit_of,
 )
-from solver.errors import IllegalPlayError, NotationError, RulesError
-
-
-def _played(fields: dict[str, str], text: str) -> tuple[int, ...]:
-    value = fields.get("played", "")
-    if value in ("", "-"):
-        return ()
-    return tuple(parse_card_list(value, text, sep=","))
-
-
-def _check_played_unique(played: tuple[int, ...], pack: int, where: str) -> int:
-    seen = 0
-    for i, c in enumerate(played, 1):
-        if not pack >> c & 1:
-            raise RulesError(f"played card {i} {card_str(c)} is not in the pack{where}")
-        if seen >> c & 1:
-            raise RulesError(f"card {card_str(c)} is played twice{where}")
-        seen |= 1 << c
-    return seen
-
-
-@dataclass
-class Inference:
-    """What a view implies about the hidden hands.
-
-    Attributes:
-        position: the current position with the hidden hands empty (only the view's
-            own hand, the leader and the unfinished trick are real).
-        hidden: one entry per hidden hand, ``(seat, hand kind or None, size, known,
-            forbidden)``: its number of cards, the cards known to be in it and the cards
-            it cannot hold.
-        pool: every card that may be in a hidden hand (unseen, not out of play).
-        reasons: the inferences in words, in the order they were made.
-    """
-
-    position: Any
-    hidden: list[tuple[int, int | None, int, int, int]]
-    pool: int
-    reasons: list[str] = field(default_factory=list)
-
-
-# ====================================================================== Klabberjass
+from solver.errors import IllegalPlayError, RulesError
+from solver.klabberjass.position import Position
+from solver.klabberjass.rules import (
+    HAND_SIZE,
+    PACK,
+    card_power,
+    legal_replies,
+    seat_of,
+    trick_winner,
+)
+from solver.protocol import Inference, check_played_unique, played_cards
 
 
 @dataclass(frozen=True)
@@ -146,15 +109,13 @@ class KlabberjassView:
             NotationError: unreadable text or a missing field.
             RulesError, IllegalPlayError: a view no deal can produce.
         """
-        from solver.klabberjass import seat_of
-
         f = parse_fields(text, cls.KEYS, ("seat", "trump", "turn", "hand"), what="view")
         view = cls(
             seat=seat_of(f["seat"], text),
             trump=parse_suit(f["trump"], text),
             turn=parse_card(f["turn"], text),
             hand=parse_holding(f["hand"], text),
-            played=_played(f, text),
+            played=played_cards(f, text),
             bottom=parse_card(f["bottom"], text) if "bottom" in f else None,
             shown=parse_holding(f["shown"], text) if "shown" in f else 0,
             dix=seat_of(f["dix"], text) if "dix" in f else None,
@@ -181,8 +142,7 @@ class KlabberjassView:
                 many cards, the wrong seat to move, more hidden cards than unseen ones).
             IllegalPlayError: a played card that breaks the rules of play.
         """
-        from solver.klabberjass import HAND_SIZE, PACK, Position, card_power, trick_winner
-        from solver.klabberjass import legal_replies as replies
+        replies = legal_replies
 
         where = f' in "{text if text is not None else self}"'
         me, opp = self.seat, 1 - self.seat
@@ -193,7 +153,7 @@ class KlabberjassView:
                     f"{name} card {cards_text(mask & ~PACK)} is not in the Klabberjass pack "
                     f"(7 to A){where}"
                 )
-        played_mask = _check_played_unique(self.played, PACK, where)
+        played_mask = check_played_unique(self.played, PACK, where)
         if not PACK >> self.turn & 1 or (self.bottom is not None and not PACK >> self.bottom & 1):
             raise RulesError(f"the turn-up and bottom card must be in the pack (7 to A){where}")
         # The card lying out of play in the turn-up's place: the trump 7 after a dix.
@@ -354,8 +314,6 @@ class KlabberjassView:
         Returns:
             Klabberjass positions, the viewer to move, his hand as in the view.
         """
-        from solver.klabberjass import Position
-
         inf = self.inference()
         rng = random.Random(seed)
         opp, _, size, known, _ = inf.hidden[0]
@@ -370,191 +328,3 @@ class KlabberjassView:
                 Position(base.trump, base.lead, (hands[0], hands[1]), base.trick, _checked=True)
             )
         return out
-
-
-# ====================================================================== Carabin
-
-
-@dataclass(frozen=True)
-class CarabinView:
-    """One Carabin seat's knowledge: ``players=4 seat=2 bidder=0 trump=S turn=<card>
-    hand=<L>/<R> played=<c>,<c>,… [order=left_then_right]``.
-
-    Attributes:
-        players: number of players.
-        seat: the viewer; he must be the seat to move.
-        bidder: the bidder.
-        trump: the trump suit.
-        turn: the turn-up card (out of play).
-        hand: the viewer's remaining (left, right) hands.
-        played: every card played so far, in order; seat 0 led the first trick.
-        trick_order: ``alternate`` or ``left_then_right``.
-    """
-
-    players: int
-    seat: int
-    bidder: int
-    trump: int
-    turn: int
-    hand: tuple[int, int]
-    played: tuple[int, ...] = ()
-    trick_order: str = "alternate"
-
-    game: ClassVar[str] = "carabin"
-    KEYS: ClassVar[tuple[str, ...]] = (
-        "players", "seat", "bidder", "trump", "turn", "hand", "played", "order",
-    )  # fmt: skip
-
-    @classmethod
-    def parse(cls, text: str) -> CarabinView:
-        """Read a view and check that some deal can produce it.
-
-        >>> str(CarabinView.parse("players=3 seat=0 bidder=1 trump=S turn=2C hand=AKQJ.../T987..."))
-        'players=3 seat=0 bidder=1 trump=S turn=2C hand=AKQJ.../T987... played='
-
-        Raises:
-            NotationError: unreadable text or a missing field.
-            RulesError: a view no deal can produce.
-        """
-        from solver.carabin import check_players, check_trick_order, parse_two_hands, seat_of
-
-        f = parse_fields(
-            text, cls.KEYS, ("players", "seat", "bidder", "trump", "turn", "hand"), what="view"
-        )
-        if not f["players"].isdigit():
-            raise NotationError(f"invalid players '{f['players']}' in \"{text}\" (3 to 6)")
-        n = check_players(int(f["players"]))
-        view = cls(
-            players=n,
-            seat=seat_of(f["seat"], n, text),
-            bidder=seat_of(f["bidder"], n, text),
-            trump=parse_suit(f["trump"], text),
-            turn=parse_card(f["turn"], text),
-            hand=parse_two_hands(f["hand"], text),
-            played=_played(f, text),
-            trick_order=check_trick_order(f.get("order", "alternate")),
-        )
-        view.inference(text)
-        return view
-
-    def __str__(self) -> str:
-        from solver.carabin import format_two_hands
-
-        text = (
-            f"players={self.players} seat={self.seat} bidder={self.bidder} "
-            f"trump={SUITS[self.trump]} turn={card_str(self.turn)} "
-            f"hand={format_two_hands(self.hand)} played={','.join(map(card_str, self.played))}"
-        )
-        if self.trick_order != "alternate":
-            text += f" order={self.trick_order}"
-        return text
-
-    def inference(self, text: str | None = None) -> Inference:
-        """Replay the cards played: who played each, from which hand; hidden hand sizes.
-
-        Raises:
-            RulesError: cards that cannot go together or the wrong seat to move.
-        """
-        from solver.carabin import HAND_SIZE, HANDS, PACK, Position, next_hand, trick_winner
-
-        where = f' in "{text if text is not None else self}"'
-        n, me = self.players, self.seat
-        left, right = self.hand
-        if left & right:
-            raise RulesError(f"card {cards_text(left & right)} is in both hands{where}")
-        played_mask = _check_played_unique(self.played, PACK, where)
-        if (left | right) & played_mask:
-            raise RulesError(
-                f"card {cards_text((left | right) & played_mask)} is both played and in the "
-                f"hand{where}"
-            )
-        if (left | right | played_mask) >> self.turn & 1:
-            raise RulesError(f"the turn-up {card_str(self.turn)} is never played or held{where}")
-        if len(self.played) > 2 * HAND_SIZE * n:
-            raise RulesError(f"{len(self.played)} cards played, a deal of {n} has {8 * n}{where}")
-        sizes = [[HAND_SIZE, HAND_SIZE] for _ in range(n)]
-        lead, kind = 0, 0
-        trick: list[int] = []
-        for card in self.played:
-            seat = (lead + len(trick)) % n
-            sizes[seat][kind] -= 1
-            trick.append(card)
-            if len(trick) == n:
-                lead = (lead + trick_winner(trick, self.trump)) % n
-                left_bits = int(any(s[0] for s in sizes)) | int(any(s[1] for s in sizes)) << 1
-                kind = next_hand(self.trick_order, kind, left_bits)
-                trick = []
-        if any(s < 0 for pair in sizes for s in pair):
-            raise RulesError(f"more cards played than the {HANDS} hands hold{where}")
-        for k in (0, 1):
-            if card_count(self.hand[k]) != sizes[me][k]:
-                raise RulesError(
-                    f"the {HANDS[k]} hand {format_holding(self.hand[k])} holds "
-                    f"{card_count(self.hand[k])} cards; seat {me} should hold {sizes[me][k]} "
-                    f"after the cards played{where}"
-                )
-        to_move = (lead + len(trick)) % n
-        if to_move != me:
-            raise RulesError(
-                f"after {len(self.played)} cards it is seat {to_move}'s turn, not seat {me}'s "
-                f"(the view must be the seat to move){where}"
-            )
-        if not self.hand[kind]:
-            raise RulesError(f"seat {me} has no card left to play{where}")
-        pool = PACK & ~(left | right | played_mask | 1 << self.turn)
-        hidden: list[tuple[int, int | None, int, int, int]] = [
-            (s, k, sizes[s][k], 0, 0) for s in range(n) if s != me for k in (0, 1)
-        ]
-        hands = [(0, 0)] * n
-        hands[me] = (left, right)
-        position = Position(
-            self.trump, self.bidder, lead, kind, tuple(hands), tuple(trick), self.trick_order,
-            _checked=True,
-        )  # fmt: skip
-        return Inference(position, hidden, pool, [])
-
-    def world_count(self) -> int:
-        """Number of consistent worlds (ways to deal the unseen cards to the hidden hands)."""
-        inf = self.inference()
-        sizes = [h[2] for h in inf.hidden]
-        count = comb(card_count(inf.pool), sum(sizes)) * factorial(sum(sizes))
-        for s in sizes:
-            count //= factorial(s)
-        return count
-
-    def sample_worlds(self, n: int, seed: int | None = None) -> list[Any]:
-        """``n`` worlds drawn uniformly (with replacement) among the consistent ones."""
-        from dataclasses import replace
-
-        inf = self.inference()
-        rng = random.Random(seed)
-        pool = list(cards_of(inf.pool))
-        total = sum(h[2] for h in inf.hidden)
-        base = inf.position
-        out = []
-        for _ in range(n):
-            cards = rng.sample(pool, total)
-            hands = [list(pair) for pair in base.hands]
-            i = 0
-            for seat, kind, size, _, _ in inf.hidden:
-                assert kind is not None  # every Carabin hidden hand is a left or right hand
-                hands[seat][kind] = mask_of(cards[i : i + size])
-                i += size
-            out.append(replace(base, hands=tuple((a, b) for a, b in hands), _checked=True))
-        return out
-
-
-View = KlabberjassView | CarabinView
-
-
-def parse_view(game: str, text: str) -> View:
-    """Read a view of ``game`` (``klabberjass`` or ``carabin``).
-
-    Raises:
-        NotationError, RulesError, IllegalPlayError: see the views' ``parse``.
-    """
-    if game == "klabberjass":
-        return KlabberjassView.parse(text)
-    if game == "carabin":
-        return CarabinView.parse(text)
-    raise RulesError(f"unknown game '{game}' (expected klabberjass or carabin)")

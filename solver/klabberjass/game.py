@@ -1,0 +1,316 @@
+"""Klabberjass as a :class:`~solver.protocol.Game`: what analysis needs, in one object.
+
+>>> game = Klabberjass()
+>>> p = game.parse_position("trump=H lead=E E=A... D=K...")
+>>> game.value(p), game.move_values(p)
+((25, 0), {12: 25})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from solver.cards import SUITS, card_str, cards_of, format_holding
+from solver.errors import NotationError
+from solver.klabberjass.deal import Deal
+from solver.klabberjass.engine import (
+    KlabberjassResult,
+    klabberjass_core,
+    klabberjass_values,
+    solve_klabberjass,
+)
+from solver.klabberjass.position import Position
+from solver.klabberjass.rules import (
+    SEED,
+    Rules,
+    card_points,
+    card_power,
+    legal_replies,
+    points_of,
+    trick_winner,
+)
+from solver.klabberjass.table import TableRow, deal_table
+from solver.klabberjass.view import KlabberjassView
+from solver.protocol import FlatTree, Game
+
+
+@lru_cache(maxsize=1 << 16)
+def _holding(mask: int) -> str:
+    return format_holding(mask)
+
+
+class Klabberjass(Game):
+    """Klabberjass: sides ``E`` and ``D`` (a side is a seat).
+
+    Args:
+        rules: the rules (only the last-trick bonus matters to card play).
+    """
+
+    name = "klabberjass"
+    sides = ("E", "D")
+
+    def __init__(self, rules: Rules | str | None = None) -> None:
+        self.rules = Rules.preset(rules) if isinstance(rules, str) else rules or SEED
+        # For each trump, each suit's cards from the strongest down, and every card's points.
+        self._order = [
+            [
+                sorted(range(16 * s + 5, 16 * s + 13), key=lambda c: -card_power(c, t))
+                for s in range(4)
+            ]
+            for t in range(4)
+        ]
+        self._points = [
+            [card_points(c, t) if c & 15 >= 5 else 0 for c in range(64)] for t in range(4)
+        ]
+
+    def parse_position(self, text: str) -> Position:
+        return Position.parse(text)
+
+    def parse_deal(self, text: str) -> Deal:
+        return Deal.parse(text)
+
+    def random_deal(self, seed: int | None = None, players: int | None = None) -> Deal:
+        return Deal.random(seed, 2 if players is None else players)
+
+    def parse_view(self, text: str) -> KlabberjassView:
+        return KlabberjassView.parse(text)
+
+    def parse_start(self, text: str) -> Any:
+        """A position, or a deal with ``trump=`` (E leads the first trick).
+
+        Raises:
+            NotationError: unreadable text, or a deal without ``trump=``.
+        """
+        fields = {tok.partition("=")[0] for tok in text.split()}
+        if "lead" in fields or "turn" not in fields:
+            return Position.parse(text)
+        deal = Deal.parse(text)
+        if deal.trump is None:
+            raise NotationError(f'a deal to play needs trump=<suit> in "{text}"')
+        return deal.position()
+
+    def key(self, position: Any) -> str:
+        text = (
+            f"trump={SUITS[position.trump]} lead={'ED'[position.lead]} "
+            f"E={_holding(position.hands[0])} D={_holding(position.hands[1])}"
+        )
+        if position.trick is not None:
+            text += f" trick={card_str(position.trick)}"
+        return text
+
+    def seat_label(self, seat: int) -> str:
+        return "ED"[seat]
+
+    def side_of(self, position: Any, seat: int) -> int:
+        return seat
+
+    def step(self, position: Any, card: int) -> tuple[Any, int | None, int]:
+        # The rules' own step, less its legality check: trees play only legal cards.
+        mover = position.to_move
+        hands = [position.hands[0], position.hands[1]]
+        hands[mover] &= ~(1 << card)
+        trump = position.trump
+        if position.trick is None:
+            return (
+                Position(trump, position.lead, (hands[0], hands[1]), card, _checked=True),
+                None,
+                0,
+            )
+        lead_card = position.trick
+        winner = (position.lead, mover)[trick_winner(lead_card, card, trump)]
+        pts = self._points[trump][lead_card] + self._points[trump][card]
+        if not (hands[0] | hands[1]):
+            pts += self.rules.last_trick
+        return Position(trump, winner, (hands[0], hands[1]), None, _checked=True), winner, pts
+
+    def equivalence_classes(self, position: Any, cards: Sequence[int]) -> list[list[int]]:
+        # Same classes as Game.equivalence_classes, by walking each suit's power order.
+        wanted = 0
+        for c in cards:
+            wanted |= 1 << c
+        mover = position.to_move
+        others = self.cards_in_play(position) & ~position.hands[mover]
+        points = self._points[position.trump]
+        classes: list[list[int]] = []
+        for suit in range(4):
+            if not wanted >> (16 * suit) & 0xFFFF:
+                continue
+            current: list[int] = []
+            for c in self._order[position.trump][suit]:
+                if others >> c & 1:
+                    if current:
+                        classes.append(current)
+                        current = []
+                elif wanted >> c & 1:
+                    if current and points[current[-1]] != points[c]:
+                        classes.append(current)
+                        current = []
+                    current.append(c)
+            if current:
+                classes.append(current)
+        return classes
+
+    def points_left(self, position: Any) -> int:
+        cards = position.hands[0] | position.hands[1]
+        if position.trick is not None:
+            cards |= 1 << position.trick
+        if not cards:
+            return 0
+        return points_of(cards, position.trump) + self.rules.last_trick
+
+    def _args(self, position: Any) -> tuple[int, int, int, int, int, int]:
+        trick = -1 if position.trick is None else position.trick
+        h = position.hands
+        return (h[0], h[1], position.trump, position.lead, trick, self.rules.last_trick)
+
+    def move_values(self, position: Any) -> dict[int, int]:
+        if position.is_over:
+            return {}
+        mover = position.to_move
+        total = self.points_left(position)
+        pairs = klabberjass_core().moves(*self._args(position))
+        out = {c: (e if mover == 0 else total - e) for c, e in pairs}
+        return dict(sorted(out.items()))
+
+    def value(self, position: Any) -> tuple[int, int]:
+        if position.is_over:
+            return (0, 0)
+        e = klabberjass_core().value(*self._args(position))
+        return (e, self.points_left(position) - e)
+
+    def values(self, positions: Sequence[Any]) -> list[tuple[int, int]]:
+        es = klabberjass_values(positions, self.rules)
+        return [(e, self.points_left(p) - e) for e, p in zip(es, positions, strict=True)]
+
+    def optimal_flat(self, position: Any, per_class: bool, max_nodes: int) -> FlatTree | None:
+        raw = klabberjass_core().optimal_tree(*self._args(position), per_class, max_nodes)
+        if raw is None:
+            return FlatTree(False)
+        prefix = [f"trump={SUITS[position.trump]} lead={seat} E=" for seat in ("E", "D")]
+        holding: dict[int, str] = {}
+        keys = []
+        for e, d, lead, trick in zip(raw["e"], raw["d"], raw["lead"], raw["trick"], strict=True):
+            he = holding.get(e)
+            if he is None:
+                he = holding[e] = format_holding(e)
+            hd = holding.get(d)
+            if hd is None:
+                hd = holding[d] = format_holding(d)
+            if trick < 0:
+                keys.append(f"{prefix[lead]}{he} D={hd}")
+            else:
+                keys.append(f"{prefix[lead]}{he} D={hd} trick={card_str(trick)}")
+        value0 = raw["value"]
+        value1 = [r - v for r, v in zip(raw["rem"], value0, strict=True)]
+        start = raw["mstart"]
+        mover = [  # a position with no legal card is finished
+            (lead if t < 0 else 1 - lead) if a < b else -1
+            for lead, t, a, b in zip(raw["lead"], raw["trick"], start[:-1], start[1:], strict=True)
+        ]
+        edge_cards = None
+        if per_class:
+            order = self._order[position.trump]
+            members: dict[int, list[int]] = {}
+            edge_cards = []
+            for mask in raw["cls"]:
+                cards = members.get(mask)
+                if cards is None:
+                    suit = (mask & -mask).bit_length() - 1 >> 4
+                    cards = members[mask] = [c for c in order[suit] if mask >> c & 1]
+                edge_cards.append(cards)
+        return FlatTree(
+            complete=True,
+            keys=keys,
+            value0=value0,
+            value1=value1,
+            mover=mover,
+            side=mover,  # a Klabberjass side is a seat
+            depth=raw["depth"],
+            critical=raw["critical"],
+            move_start=start,
+            move_card=raw["mcard"],
+            move_value=raw["mvalue"],
+            edge_u=raw["u"],
+            edge_v=raw["v"],
+            edge_card=raw["card"],
+            edge_value=raw["evalue"],
+            edge_loss=raw["loss"],
+            edge_won=raw["won"],
+            edge_points=raw["points"],
+            edge_cards=edge_cards,
+        )
+
+    def power(self, position: Any, card: int) -> int:
+        return card_power(card, position.trump)
+
+    def card_points(self, position: Any, card: int) -> int:
+        return card_points(card, position.trump)
+
+    # ---------------------------------------------------------------- the rest of the protocol
+    def no_choice(self, position: Any, side: int) -> bool:
+        return position.hands[side].bit_count() <= 1
+
+    def solve(self, position: Any, moves: bool = False) -> KlabberjassResult:
+        return solve_klabberjass(position, self.rules, moves=moves)
+
+    def all_tricks(self, position: Any, side: int) -> bool:
+        return all_tricks(position, side)
+
+    def deal_table(self, deal: Any) -> list[TableRow]:
+        return deal_table(deal, self.rules)
+
+    def cards_in_play(self, position: Any) -> int:
+        cards = position.hands[0] | position.hands[1]
+        return cards | (1 << position.trick if position.trick is not None else 0)
+
+    def cards_of_seat(self, position: Any, seat: int) -> int:
+        return position.hands[seat]
+
+
+def all_tricks(position: Any, seat: int) -> bool:
+    """Whether ``seat`` (0 = E, 1 = D) can win every remaining Klabberjass trick.
+
+    The unfinished trick counts; a trick of no points counts as much as any other, so
+    this is not the same question as taking every point. An exact search memoised on
+    the hands, the leader and the card led (quick for up to six cards a hand).
+
+    >>> from solver.klabberjass import Position
+    >>> all_tricks(Position.parse("trump=H lead=E E=A.J.. D=K.7.."), 0)
+    True
+    >>> all_tricks(Position.parse("trump=H lead=E E=7.J.. D=8.7.."), 0)
+    False
+    """
+    if position.is_over:
+        return True
+    trick = -1 if position.trick is None else position.trick
+    e, d = position.hands
+    return _k_sweep(e, d, position.trump, position.lead, trick, seat)
+
+
+@lru_cache(maxsize=1 << 20)
+def _k_sweep(e: int, d: int, trump: int, lead: int, trick: int, seat: int) -> bool:
+    hands = (e, d)
+    if trick < 0:
+        if not (e | d):
+            return True
+        results = (
+            _k_sweep(e & ~(1 << c), d, trump, lead, c, seat)
+            if lead == 0
+            else _k_sweep(e, d & ~(1 << c), trump, lead, c, seat)
+            for c in cards_of(hands[lead])
+        )
+        return any(results) if lead == seat else all(results)
+    mover = 1 - lead
+    out = []
+    for c in cards_of(legal_replies(hands[mover], trick, trump)):
+        winner = (lead, mover)[trick_winner(trick, c, trump)]
+        if winner != seat:
+            out.append(False)
+        else:
+            rest = (e & ~(1 << c), d) if mover == 0 else (e, d & ~(1 << c))
+            out.append(_k_sweep(rest[0], rest[1], trump, winner, -1, seat))
+        if (mover == seat) == out[-1]:  # a winning card found / a defence that wins
+            return out[-1]
+    return mover != seat
