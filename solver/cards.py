@@ -1,7 +1,8 @@
 """Cards, suits, ranks and card sets, shared by both games.
 
 A card is a small int ``suit * 16 + rank``: suits ``S H D C`` are 0..3 and ranks
-``2 3 4 5 6 7 8 9 T J Q K A`` are 0..12. A set of cards is an int bitmask with bit
+``2 3 4 5 6 7 8 9 T J Q K A`` are 0..12. The cards tricklab hands out are :class:`Card`
+values: ints that print as their notation (``AS``), so results read as cards. A set of cards is an int bitmask with bit
 ``card`` set for each card it holds, so the cards of one suit sit in 16 bits of their
 own. Both games use these values; a game's pack is a mask of the cards it uses.
 
@@ -11,6 +12,8 @@ is PBN style, the four suits separated by dots, high to low: ``AJ9.K7..T87``.
 
 >>> card_str(parse_card("10h"))
 'TH'
+>>> parse_card("qd"), int(parse_card("qd")), Card("AS") == 12
+(QD, 42, True)
 >>> format_holding(parse_holding("9ja.7k..78t"))
 'AJ9.K7..T87'
 """
@@ -40,9 +43,59 @@ SUIT_HELP = "suits are S H D C"
 PACK52 = sum(0x1FFF << (16 * s) for s in range(4))
 
 
-def make_card(suit: int, rank: int) -> int:
+class Card(int):
+    """A card: the int ``suit * 16 + rank`` that reads and prints as its notation.
+
+    It is an int in every other way (arithmetic, bit masks, dict keys, JSON), so code
+    may keep using plain ints; tricklab hands out ``Card`` values so that results and
+    reprs show ``AS`` rather than ``12``.
+
+    >>> Card("♥10"), Card(12).suit, Card(12).rank, str(Card("jh"))
+    (TH, 0, 12, 'JH')
+
+    Raises:
+        NotationError: text that is not a card, or an int that is not one.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, value: int | str) -> Card:
+        if isinstance(value, str):
+            return parse_card(value)
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 64:
+            card = CARDS[value]
+            if card is not None:
+                return card
+        raise NotationError(f"invalid card {value!r} (expected suit * 16 + rank, rank 0-12)")
+
+    @property
+    def suit(self) -> int:
+        """The suit, 0..3 (S H D C)."""
+        return self >> 4
+
+    @property
+    def rank(self) -> int:
+        """The rank, 0 for 2 .. 12 for ace."""
+        return self & 15
+
+    def __repr__(self) -> str:
+        return RANKS[self & 15] + SUITS[self >> 4]
+
+    __str__ = __repr__
+
+    def __reduce__(self) -> tuple:  # pickles (worker processes) as the plain int
+        return (Card, (int(self),))
+
+
+#: Every card by its number (None where the rank field is not a rank).
+CARDS: tuple[Card | None, ...] = tuple(
+    int.__new__(Card, c) if c & 15 < 13 else None for c in range(64)
+)
+
+
+def make_card(suit: int, rank: int) -> Card:
     """The card of ``suit`` (0..3) and ``rank`` (0 for 2 .. 12 for ace)."""
-    return suit * 16 + rank
+    return CARDS[suit * 16 + rank]  # type: ignore[return-value]
 
 
 def suit_of(card: int) -> int:
@@ -88,7 +141,7 @@ def parse_suit(text: str, context: str | None = None) -> int:
     return suit
 
 
-def parse_card(text: str, context: str | None = None) -> int:
+def parse_card(text: str, context: str | None = None) -> Card:
     """Read one card: rank then suit, or suit then rank.
 
     >>> card_str(parse_card("♠10")), card_str(parse_card("qd"))
@@ -103,20 +156,20 @@ def parse_card(text: str, context: str | None = None) -> int:
             rank = _RANK_INPUT.get(rank_text)
             suit = _SUIT_INPUT.get(suit_text)
             if rank is not None and suit is not None:
-                return make_card(suit, rank)
+                return CARDS[suit * 16 + rank]  # type: ignore[return-value]
     raise NotationError(
         f"invalid card '{text}'{_quote(context, text)} (a card is a rank then a suit, "
         f"like JH; {RANK_HELP}, {SUIT_HELP})"
     )
 
 
-def cards_of(mask: int) -> Iterator[int]:
+def cards_of(mask: int) -> Iterator[Card]:
     """The cards of a set, spades first, high to low within a suit."""
     for suit in range(4):
         for rank in range(12, -1, -1):
             card = suit * 16 + rank
             if mask >> card & 1:
-                yield card
+                yield CARDS[card]  # type: ignore[misc]
 
 
 def cards_text(mask: int) -> str:
@@ -217,7 +270,7 @@ def format_holding(mask: int) -> str:
     return ".".join(_suit_text(mask >> (16 * s) & 0x1FFF) for s in range(4))
 
 
-def parse_card_list(text: str, context: str | None = None, sep: str | None = None) -> list[int]:
+def parse_card_list(text: str, context: str | None = None, sep: str | None = None) -> list[Card]:
     """Read cards separated by spaces (or ``sep``) keeping their order.
 
     >>> [card_str(c) for c in parse_card_list("AS,10h", sep=",")]

@@ -106,6 +106,9 @@ class Deal:
         except RulesError as err:
             raise RulesError(f'{err} in "{text}"') from None
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.parse({str(self)!r})"
+
     def __str__(self) -> str:
         text = " ".join(f"{s}={format_two_hands(p)}" for s, p in enumerate(self.hands))
         text += f" turn={card_str(self.turn)}"

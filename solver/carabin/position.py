@@ -172,6 +172,9 @@ class Position:
         except RulesError as err:
             raise RulesError(f'{err} in "{text}"') from None
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.parse({str(self)!r})"
+
     def __str__(self) -> str:
         text = (
             f"trump={SUITS[self.trump]} bidder={self.bidder} lead={self.lead} "

@@ -112,6 +112,9 @@ class CarabinView:
         view.inference(text)
         return view
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.parse({str(self)!r})"
+
     def __str__(self) -> str:
 
         text = (

@@ -221,6 +221,9 @@ class Deal:
         except RulesError as err:
             raise RulesError(f'{err} in "{text}"') from None
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.parse({str(self)!r})"
+
     def __str__(self) -> str:
         parts = []
         for seat in (0, 1):

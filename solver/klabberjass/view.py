@@ -123,6 +123,9 @@ class KlabberjassView:
         view.inference(text)
         return view
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.parse({str(self)!r})"
+
     def __str__(self) -> str:
         text = (
             f"seat={'ED'[self.seat]} trump={SUITS[self.trump]} turn={card_str(self.turn)}"
