@@ -51,6 +51,22 @@ def klabberjass_position_html(position: Any) -> str:
     return _table(rows, f"Klabberjass, trump {suit_html(position.trump)} {SUITS[position.trump]}")
 
 
+def klabberjass_deal_html(deal: Any) -> str:
+    """A Klabberjass deal as an HTML diagram: both hands, the turn-up, the contract."""
+    rows = [
+        f"<tr><th>{name}</th><td>{holding_html(deal.hands[seat])}</td></tr>"
+        for seat, name in ((0, "E (elder)"), (1, "D (dealer)"))
+    ]
+    notes = [f"turn-up {card_html(deal.turn)}"]
+    if deal.bottom is not None:
+        notes.append(f"bottom {card_html(deal.bottom)}")
+    if deal.trump is not None:
+        notes.append(f"trump {suit_html(deal.trump)}")
+    if deal.bidder is not None:
+        notes.append(f"bidder {'ED'[deal.bidder]}")
+    return _table(rows, f"Klabberjass deal, {', '.join(notes)}")
+
+
 def carabin_position_html(position: Any) -> str:
     """A Carabin position as an HTML diagram: every seat's left and right hands."""
     rows = ["<tr><th></th><th>left (L)</th><th>right (R)</th></tr>"]
@@ -82,3 +98,21 @@ def carabin_deal_html(deal: Any) -> str:
     if deal.bidder is not None:
         notes.append(f"bidder {deal.bidder}")
     return _table(rows, f"Carabin deal, {', '.join(notes)}")
+
+
+def records_html(records: list[dict], caption: str) -> str:
+    """Rows of flat records (the same keys each) as an HTML table; a ``trump`` column
+    shows the suit symbol."""
+    if not records:
+        return _table(["<tr><td>no rows</td></tr>"], caption)
+    keys = list(records[0])
+    rows = ["<tr>" + "".join(f"<th>{k}</th>" for k in keys) + "</tr>"]
+    for rec in records:
+        cells = []
+        for k in keys:
+            v = rec[k]
+            if k == "trump" and isinstance(v, str) and v in SUITS:
+                v = f"{suit_html(SUITS.index(v))} {v}"
+            cells.append(f"<td>{v}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return _table(rows, caption)

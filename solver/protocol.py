@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solver.cards import card_str, cards_of, parse_card_list, suit_mask, suit_of
+from solver.display import records_html
 from solver.errors import RulesError
 
 
@@ -68,6 +69,44 @@ class FlatTree:
     edge_won: list[int] = field(default_factory=list)
     edge_points: list[int] = field(default_factory=list)
     edge_cards: list[list[int]] | None = None
+
+
+class DealTable(list):
+    """The double-dummy table of one deal: its rows (a list), in both games alike.
+
+    Each row has ``bidder`` and ``trump`` (ints), ``to_json()`` (the command line's
+    row) and ``record()`` (one flat dict, seats and suits as the game names them).
+
+    Attributes:
+        deal: the deal.
+        game: the game's name.
+        extra: fields the game adds to the JSON object (Carabin: ``points_in_play``).
+    """
+
+    def __init__(
+        self, rows: Sequence[Any], deal: Any, game: str, extra: dict | None = None
+    ) -> None:
+        super().__init__(rows)
+        self.deal = deal
+        self.game = game
+        self.extra = dict(extra or {})
+
+    def to_json(self) -> dict:
+        """``{"table": [row, ...], ...}``: the command line's object for the deal."""
+        return {**self.extra, "table": [row.to_json() for row in self]}
+
+    def records(self) -> list[dict]:
+        """One flat dict a row (what ``pandas.DataFrame`` takes)."""
+        return [row.record() for row in self]
+
+    def to_frame(self) -> Any:
+        """The rows as a pandas DataFrame (needs pandas)."""
+        import pandas as pd  # heavy and optional: only when asked for
+
+        return pd.DataFrame.from_records(self.records())
+
+    def _repr_html_(self) -> str:
+        return self.deal._repr_html_() + records_html(self.records(), f"{self.game} deal table")
 
 
 class Game:

@@ -26,7 +26,7 @@ from analysis.bidding.carabin import (
 )
 from analysis.studies import run_chunk
 from solver.carabin import Call, Contract, Deal
-from solver.carabin.engine import carabin_deal_table
+from solver.carabin.table import deal_table
 from solver.cards import SUITS, parse_card
 from solver.errors import NotationError, RulesError
 
@@ -40,7 +40,7 @@ def test_chunk_matches_the_exact_deal_table():
     assert sorted(df["deal"].unique()) == [10, 11, 12]
     for _, rows in df.groupby("deal"):
         deal = deal_of_rows(rows)
-        table = carabin_deal_table(deal)
+        table = deal_table(deal).to_json()
         assert set(rows["in_play"]) == {table["points_in_play"]}
         exact = {(r["bidder"], r["trump"]): r for r in table["table"]}
         for r in rows.to_dict("records"):
@@ -52,7 +52,7 @@ def test_contract_result_on_a_four_player_deal_with_a_chelem():
     deal = Deal.parse(
         "0=AKQJ.../T987... 1=6543.../2...AKQ 2=.AKQJ../.T987.. 3=..AKQJ./..T98.J turn=6H"
     )
-    table = carabin_deal_table(deal)
+    table = deal_table(deal).to_json()
     for row in table["table"]:
         got = contract_result(deal, row["bidder"], SUITS.index(row["trump"]))
         assert got == (row["made"], row["chelem"])
@@ -105,7 +105,7 @@ def test_evaluation_equals_the_deal_table_of_the_same_worlds():
     made = {t: 0 for t in range(4)}
     chelem = {t: 0 for t in range(4)}
     for d in worlds:
-        for row in carabin_deal_table(d)["table"]:
+        for row in deal_table(d).to_json()["table"]:
             if row["bidder"] == 2:
                 t = SUITS.index(row["trump"])
                 made[t] += row["made"]

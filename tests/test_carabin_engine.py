@@ -14,12 +14,12 @@ from solver.carabin import TRICK_ORDERS, Deal, Position
 from solver.carabin.engine import (
     carabin_all_tricks,
     carabin_core,
-    carabin_deal_table,
     carabin_make,
     carabin_move_values,
     carabin_value,
     solve_carabin,
 )
+from solver.carabin.table import deal_table
 from solver.cards import card_str, suit_of
 from solver.reference import carabin_all_tricks as ref_all_tricks
 from solver.reference import carabin_moves, carabin_points
@@ -102,13 +102,13 @@ def test_golden_positions_with_the_reference():
 
 def test_golden_deals():
     for g in golden("carabin-deals.jsonl"):
-        table = carabin_deal_table(Deal.parse(g["deal"]))
+        table = deal_table(Deal.parse(g["deal"])).to_json()
         assert table == {"points_in_play": g["points_in_play"], "table": g["table"]}
 
 
 def test_fixed_bidder_and_trump_give_one_row():
     g = golden("carabin-deals.jsonl")[0]
-    table = carabin_deal_table(Deal.parse(g["deal"] + " bidder=1 trump=D"))
+    table = deal_table(Deal.parse(g["deal"] + " bidder=1 trump=D")).to_json()
     assert table["table"] == [r for r in g["table"] if r["bidder"] == 1 and r["trump"] == "D"]
 
 

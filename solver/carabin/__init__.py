@@ -52,6 +52,7 @@ from solver.carabin.rules import (
     seat_of,
     trick_winner,
 )
+from solver.carabin.table import TableRow, deal_table
 
 solve = solve_carabin
 
@@ -73,6 +74,7 @@ __all__ = [
     "Match",
     "Position",
     "Rules",
+    "TableRow",
     "beats",
     "card_points",
     "card_power",
@@ -86,6 +88,7 @@ __all__ = [
     "check_trick_order",
     "contract_made",
     "deal_score",
+    "deal_table",
     "format_two_hands",
     "hand_of",
     "next_hand",

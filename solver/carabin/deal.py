@@ -32,6 +32,7 @@ from solver.cards import (
     parse_fields,
     parse_suit,
 )
+from solver.display import carabin_deal_html
 from solver.errors import IllegalPlayError, NotationError, RulesError
 
 
@@ -105,6 +106,9 @@ class Deal:
             return cls(hands, turn, trump, bidder)
         except RulesError as err:
             raise RulesError(f'{err} in "{text}"') from None
+
+    def _repr_html_(self) -> str:
+        return carabin_deal_html(self)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}.parse({str(self)!r})"

@@ -14,7 +14,6 @@ from solver.carabin.deal import Deal
 from solver.carabin.engine import (
     CarabinResult,
     carabin_all_tricks,
-    carabin_deal_table,
     carabin_make,
     carabin_move_values,
     carabin_value,
@@ -22,9 +21,10 @@ from solver.carabin.engine import (
 )
 from solver.carabin.position import Position
 from solver.carabin.rules import Rules, card_points, card_power
+from solver.carabin.table import deal_table
 from solver.carabin.view import CarabinView
 from solver.errors import NotationError, RulesError
-from solver.protocol import Game
+from solver.protocol import DealTable, Game
 
 
 class Carabin(Game):
@@ -123,5 +123,5 @@ class Carabin(Game):
             raise RulesError("the all-tricks goal in carabin is the bidder's (the chelem)")
         return carabin_all_tricks(position)
 
-    def deal_table(self, deal: Any) -> dict:
-        return carabin_deal_table(deal, trick_order=self.rules.trick_order)
+    def deal_table(self, deal: Any) -> DealTable:
+        return deal_table(deal, self.rules)

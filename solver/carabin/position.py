@@ -33,6 +33,7 @@ from solver.cards import (
     parse_fields,
     parse_suit,
 )
+from solver.display import carabin_position_html
 from solver.errors import IllegalPlayError, RulesError
 
 
@@ -171,6 +172,9 @@ class Position:
             return cls(trump, bidder, lead, hand, hands, trick, check_trick_order(order))
         except RulesError as err:
             raise RulesError(f'{err} in "{text}"') from None
+
+    def _repr_html_(self) -> str:
+        return carabin_position_html(self)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}.parse({str(self)!r})"

@@ -25,7 +25,6 @@ from typing import ClassVar
 
 from solver.cards import (
     RANKS,
-    SUIT_SYMBOLS,
     SUITS,
     card_count,
     card_str,
@@ -39,6 +38,7 @@ from solver.cards import (
     parse_suit,
     suit_of,
 )
+from solver.display import klabberjass_deal_html
 from solver.errors import IllegalPlayError, NotationError, RulesError
 from solver.klabberjass.position import Position
 from solver.klabberjass.rules import (
@@ -279,34 +279,7 @@ class Deal:
 
     def _repr_html_(self) -> str:
         """The deal for notebooks: both hands with suit symbols, the turn-up, the contract."""
-        red = {1, 2}
-
-        def holding(mask: int) -> str:
-            parts = format_holding(mask).split(".")
-            return " ".join(
-                f'<span style="color:{"#c00" if s in red else "#000"}">{SUIT_SYMBOLS[s]}</span>'
-                f"{parts[s] or '&mdash;'}"
-                for s in range(4)
-            )
-
-        def card(c: int) -> str:
-            s = suit_of(c)
-            colour = "#c00" if s in red else "#000"
-            return f'{RANKS[c & 15]}<span style="color:{colour}">{SUIT_SYMBOLS[s]}</span>'
-
-        rows = [
-            f"<tr><th>{name}</th><td>{holding(self.hands[seat])}</td></tr>"
-            for seat, name in ((0, "E (elder)"), (1, "D (dealer)"))
-        ]
-        notes = [f"turn-up {card(self.turn)}"]
-        if self.bottom is not None:
-            notes.append(f"bottom {card(self.bottom)}")
-        if self.trump is not None:
-            notes.append(f"trump {SUIT_SYMBOLS[self.trump]}")
-        if self.bidder is not None:
-            notes.append(f"bidder {SEATS[self.bidder]}")
-        rows.append(f"<tr><td colspan=2>{', '.join(notes)}</td></tr>")
-        return "<table>" + "".join(rows) + "</table>"
+        return klabberjass_deal_html(self)
 
     def with_contract(self, *, bidder: int | None = None, trump: int | None = None) -> Deal:
         """The same cards with the bidder and trump fixed (None: not fixed)."""

@@ -31,9 +31,9 @@ from solver.klabberjass.rules import (
     points_of,
     trick_winner,
 )
-from solver.klabberjass.table import TableRow, deal_table
+from solver.klabberjass.table import deal_table
 from solver.klabberjass.view import KlabberjassView
-from solver.protocol import FlatTree, Game
+from solver.protocol import DealTable, FlatTree, Game
 
 
 @lru_cache(maxsize=1 << 16)
@@ -258,7 +258,7 @@ class Klabberjass(Game):
     def all_tricks(self, position: Any, side: int) -> bool:
         return all_tricks(position, side)
 
-    def deal_table(self, deal: Any) -> list[TableRow]:
+    def deal_table(self, deal: Any) -> DealTable:
         return deal_table(deal, self.rules)
 
     def cards_in_play(self, position: Any) -> int:

@@ -17,6 +17,7 @@ from solver.cards import (
     parse_holding,
     parse_suit,
 )
+from solver.display import klabberjass_position_html
 from solver.errors import IllegalPlayError, RulesError
 from solver.klabberjass.rules import (
     HAND_SIZE,
@@ -137,8 +138,6 @@ class Position:
         return text
 
     def _repr_html_(self) -> str:
-        from solver.display import klabberjass_position_html
-
         return klabberjass_position_html(self)
 
     # ----------------------------------------------------------------- play

@@ -58,6 +58,7 @@ from solver.klabberjass.deal import (
     runs,
 )
 from solver.klabberjass.rules import SEATS, SEED, Rules, points_of
+from solver.protocol import DealTable
 
 #: A card-play solver: for each (E hand, D hand, trump) with E leading, E's points.
 Solver = Callable[[Sequence[tuple[int, int, int]], Rules], list[int]]
@@ -131,8 +132,27 @@ class TableRow:
             "dix": SEATS[self.dix] if self.dix is not None else None,
         }
 
+    def record(self) -> dict:
+        """The row as one flat dict, seats and suits by name (a DataFrame row)."""
+        return {
+            "bidder": SEATS[self.bidder],
+            "trump": SUITS[self.trump],
+            "card_points_E": self.card_points[0],
+            "card_points_D": self.card_points[1],
+            "sequences_E": self.sequences[0],
+            "sequences_D": self.sequences[1],
+            "bella_E": self.bella[0],
+            "bella_D": self.bella[1],
+            "declared_E": " ".join(str(r) for r in self.declared[0]),
+            "declared_D": " ".join(str(r) for r in self.declared[1]),
+            "dix": SEATS[self.dix] if self.dix is not None else None,
+            "score_E": self.score[0],
+            "score_D": self.score[1],
+            "result": self.result,
+        }
 
-def deal_table(deal: Deal, rules: Rules = SEED, solver: Solver = engine_solver) -> list[TableRow]:
+
+def deal_table(deal: Deal, rules: Rules = SEED, solver: Solver = engine_solver) -> DealTable:
     """The double-dummy table of a deal: one row per trump (S H D C) and bidder (E, D).
 
     Only the fixed trump and/or bidder when the deal has ``trump=`` / ``bidder=``. See
@@ -144,12 +164,14 @@ def deal_table(deal: Deal, rules: Rules = SEED, solver: Solver = engine_solver) 
         solver: the card-play solver (the compiled engine by default).
 
     Returns:
-        The rows, trump by trump, bidder E before D.
+        The rows, trump by trump, bidder E before D (a list with ``to_json()``,
+        ``records()`` and an HTML display).
     """
     trumps = range(4) if deal.trump is None else (deal.trump,)
     bidders = (0, 1) if deal.bidder is None else (deal.bidder,)
     dix = {t: dix_holder(deal, t, rules) for t in trumps}
-    return table_for_hands(deal.hands, deal.turn, rules, trumps, bidders, solver, dix)
+    rows = table_for_hands(deal.hands, deal.turn, rules, trumps, bidders, solver, dix)
+    return DealTable(rows, deal, "klabberjass", {"deal": str(deal), "rules": rules.name})
 
 
 def table_for_hands(
