@@ -42,6 +42,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bits.h"
+#include "order.h"
+#include "tt.h"
+
 #define CB_MAXP 6
 #define CB_INF 1000
 #define CB_SUIT(c) (0x1FFFull << ((c) & ~15))
@@ -51,7 +55,7 @@
 
 typedef struct {
     uint64_t key;
-    uint32_t gen;
+    uint32_t tag;   /* the generation (deal) it belongs to; 0 = empty */
     int8_t lo, hi;  /* bounds on the bidder's points from this trick boundary */
     uint8_t best;   /* best lead + 1; 0 = none */
     uint8_t ncards; /* cards still held, for replacement */
@@ -75,9 +79,9 @@ typedef struct {
 
 static volatile int cb_interrupt = 0; /* set by the SIGINT hook of the binding */
 
-static inline int cb_ctz(uint64_t x) { return __builtin_ctzll(x); }
-static inline int cb_popc(uint64_t x) { return __builtin_popcountll(x); }
-static inline int cb_top(uint64_t x) { return 63 - __builtin_clzll(x); }
+#define cb_ctz tl_ctz64
+#define cb_popc tl_popc64
+#define cb_top tl_top64
 
 static inline int cb_points(uint64_t m)
 {
@@ -97,10 +101,8 @@ static cb_ctx *cb_new(size_t megabytes)
 {
     cb_ctx *c = (cb_ctx *)calloc(1, sizeof(cb_ctx));
     if (!c) return NULL;
-    size_t bytes = megabytes << 20;
-    size_t buckets = 1;
-    while (buckets * 2 * 4 * sizeof(cb_entry) <= bytes) buckets *= 2;
-    c->tt = (cb_entry *)calloc(buckets * 4, sizeof(cb_entry));
+    size_t buckets = tl_pow2_floor((megabytes << 20) / (TL_WAYS * sizeof(cb_entry)));
+    c->tt = (cb_entry *)calloc(buckets * TL_WAYS, sizeof(cb_entry));
     if (!c->tt) { free(c); return NULL; }
     c->bucket_mask = buckets - 1;
     c->gen = 1;
@@ -112,7 +114,7 @@ static void cb_free(cb_ctx *c)
     if (c) { free(c->tt); free(c); }
 }
 
-static size_t cb_tt_bytes(const cb_ctx *c) { return (c->bucket_mask + 1) * 4 * sizeof(cb_entry); }
+static size_t cb_tt_bytes(const cb_ctx *c) { return (c->bucket_mask + 1) * TL_WAYS * sizeof(cb_entry); }
 
 static void cb_clear(cb_ctx *c)
 {
@@ -129,12 +131,6 @@ static inline int cb_check_stop(cb_ctx *c)
 }
 
 /* ----------------------------------------------------------------- tables */
-static inline uint64_t cb_hash(uint64_t key)
-{
-    uint64_t h = key * 0x9E3779B97F4A7C15ull;
-    return h ^ (h >> 29) ^ (h >> 47);
-}
-
 static inline uint64_t cb_key(const cb_ctx *c, int leader, int h)
 {
     uint64_t k = c->world[0] | c->world[1];
@@ -145,37 +141,19 @@ static inline uint64_t cb_key(const cb_ctx *c, int leader, int h)
     return k;
 }
 
-static inline cb_entry *cb_probe(cb_ctx *c, uint64_t key)
+/* An entry is only valid in the generation it was made in: the tag is the generation. */
+#define CB_STALE(e, now) ((e)->tag != (now))
+#define CB_TOUCH(e, now) ((void)0)
+TL_TT_DEFINE(cb_tt, cb_entry, CB_STALE, CB_TOUCH)
+
+static inline cb_entry *cb_bucket(cb_ctx *c, uint64_t key)
 {
-    cb_entry *b = c->tt + 4 * (cb_hash(key) & c->bucket_mask);
-    for (int i = 0; i < 4; i++)
-        if (b[i].key == key && b[i].gen == c->gen) return &b[i];
-    return NULL;
+    return c->tt + TL_WAYS * (tl_hash(key) & c->bucket_mask);
 }
 
-static inline void cb_store(cb_ctx *c, uint64_t key, int ncards, int lo, int hi, int best)
+static inline cb_entry *cb_probe(cb_ctx *c, uint64_t key)
 {
-    cb_entry *b = c->tt + 4 * (cb_hash(key) & c->bucket_mask);
-    cb_entry *victim = b;
-    int vscore = 1 << 30;
-    for (int i = 0; i < 4; i++) {
-        cb_entry *e = &b[i];
-        if (e->key == key && e->gen == c->gen) {
-            if (lo > e->lo) e->lo = (int8_t)lo;
-            if (hi < e->hi) e->hi = (int8_t)hi;
-            if (best >= 0) e->best = (uint8_t)(best + 1);
-            return;
-        }
-        /* replace entries of older deals first, then the ones nearest the end of play */
-        int score = e->gen != c->gen ? -1 : e->ncards;
-        if (score < vscore) { vscore = score; victim = e; }
-    }
-    victim->key = key;
-    victim->gen = c->gen;
-    victim->lo = (int8_t)lo;
-    victim->hi = (int8_t)hi;
-    victim->best = (uint8_t)(best + 1);
-    victim->ncards = (uint8_t)ncards;
+    return cb_tt_find(cb_bucket(c, key), key, c->gen);
 }
 
 /* ----------------------------------------------------------------- rules */
@@ -379,10 +357,7 @@ static int cb_order(const cb_ctx *c, const cb_trick_state *t, int seat, uint64_t
             else if (coal_wins) s = 1000 + 10 * p - (x & 15); /* settled already: shed points */
             else s = -10 * p - (x & 15);
         }
-        int i = k++;
-        while (i > 0 && scores[i - 1] < s) { out[i] = out[i - 1]; scores[i] = scores[i - 1]; i--; }
-        out[i] = x;
-        scores[i] = s;
+        k = tl_insert(out, scores, k, x, s);
     }
     return k;
 }
@@ -502,7 +477,8 @@ static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int beta)
     if (lb >= beta) return lb;
     uint64_t key = cb_key(c, leader, h);
     int lo = lb, hi = ub, ttbest = -1;
-    cb_entry *e = cb_probe(c, key);
+    cb_entry *bucket = cb_bucket(c, key);
+    cb_entry *e = cb_tt_find(bucket, key, c->gen);
     if (e) {
         if (e->lo > lo) lo = e->lo;
         if (e->hi < hi) hi = e->hi;
@@ -540,12 +516,8 @@ static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int beta)
         else if (best < beta) beta = best;
         if (alpha >= beta) break;
     }
-    int nlo = lo, nhi = hi;
-    if (best <= a0) { if (best < nhi) nhi = best; }
-    else if (best >= b0) { if (best > nlo) nlo = best; }
-    else { nlo = nhi = best; }
-    if (nlo > nhi) nlo = nhi; /* cannot happen with a sound search; keep entries sane */
-    cb_store(c, key, cb_popc(all), nlo, nhi, bestm);
+    tl_bounds_update(a0, b0, best, &lo, &hi);
+    cb_tt_put(bucket, key, c->gen, c->gen, cb_popc(all), lo, hi, bestm);
     return best;
 }
 
@@ -605,12 +577,13 @@ static int cb_all_boundary(cb_ctx *c, int leader, int h)
         if (ct && (!bt || cb_top(ct) > cb_top(bt))) return 0;
     }
     uint64_t key = cb_key(c, leader, h);
-    cb_entry *e = cb_probe(c, key);
+    cb_entry *bucket = cb_bucket(c, key);
+    cb_entry *e = cb_tt_find(bucket, key, c->gen);
     if (e) return e->lo;
     cb_trick_state t = {leader, h, 0, -1, -1, 0, 0};
     int v = cb_all_trick(c, &t);
     if (c->stopped) return 0;
-    cb_store(c, key, cb_popc(all), v, v, -1);
+    cb_tt_put(bucket, key, c->gen, c->gen, cb_popc(all), v, v, -1);
     return v;
 }
 

@@ -18,14 +18,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bits.h"
+#include "order.h"
+#include "tt.h"
+
 #define KJ_INF 1000
 
 typedef struct {
     uint64_t key;   /* E hand | D hand << 32, internal form */
     int16_t lo, hi; /* bounds on E's points from this trick boundary */
-    uint8_t meta;   /* 1 | trump << 1 | leader << 3 ; 0 = empty */
+    uint8_t tag;    /* 1 | trump << 1 | leader << 3 ; 0 = empty */
     uint8_t best;   /* best lead, internal card + 1; 0 = none */
-    uint8_t age;
+    uint8_t age;    /* the solve that last used it */
     uint8_t ncards;
 } kj_entry;
 
@@ -53,8 +57,8 @@ static const int8_t KJ_TRUMP_PTS[8] = {0, 0, 3, 4, 10, 11, 14, 20};
 static const uint8_t KJ_PLAIN_RANK[8] = {5, 6, 7, 9, 10, 11, 8, 12};
 static const uint8_t KJ_TRUMP_RANK[8] = {5, 6, 10, 11, 8, 12, 7, 9};
 
-static inline int kj_ctz(uint32_t x) { return __builtin_ctz(x); }
-static inline int kj_popc(uint32_t x) { return __builtin_popcount(x); }
+#define kj_ctz tl_ctz32
+#define kj_popc tl_popc32
 
 static kj_ctx *kj_new(size_t megabytes)
 {
@@ -63,11 +67,10 @@ static kj_ctx *kj_new(size_t megabytes)
     /* Positions of few cards are many, cheap to recompute and rarely met again in
      * another solve: they live in a small hot area that stays in the L2 cache. Larger
      * positions go to the cold area, which keeps them across the solves of a batch. */
-    size_t bytes = megabytes << 20, bucket = 4 * sizeof(kj_entry);
-    size_t hot = 1, cold = 1;
-    while (hot * 2 * bucket <= bytes / 2 && hot * 2 * bucket <= ((size_t)2 << 20)) hot *= 2;
-    while ((cold * 2 + hot) * bucket <= bytes) cold *= 2;
-    c->tt = (kj_entry *)calloc((hot + cold) * 4, sizeof(kj_entry));
+    size_t bytes = megabytes << 20, bucket = TL_WAYS * sizeof(kj_entry);
+    size_t hot = tl_pow2_floor((bytes / 2 < ((size_t)2 << 20) ? bytes / 2 : ((size_t)2 << 20)) / bucket);
+    size_t cold = tl_pow2_floor((bytes - hot * bucket) / bucket);
+    c->tt = (kj_entry *)calloc((hot + cold) * TL_WAYS, sizeof(kj_entry));
     if (!c->tt) { free(c); return NULL; }
     c->hot_mask = hot - 1;
     c->cold_mask = cold - 1;
@@ -81,7 +84,7 @@ static void kj_free(kj_ctx *c)
     if (c) { free(c->tt); free(c); }
 }
 
-static size_t kj_tt_bytes(const kj_ctx *c) { return c->nbuckets * 4 * sizeof(kj_entry); }
+static size_t kj_tt_bytes(const kj_ctx *c) { return c->nbuckets * TL_WAYS * sizeof(kj_entry); }
 
 static void kj_clear(kj_ctx *c) { memset(c->tt, 0, kj_tt_bytes(c)); }
 
@@ -164,7 +167,7 @@ static inline uint32_t kj_follow_reps(const kj_ctx *c, uint32_t legal, uint32_t 
             if (up && ((legal >> kj_ctz(up)) & 1)) out &= ~(1u << x);
         } else {
             uint32_t down = kj_suit(x) & ((1u << x) - 1) & live;
-            if (down && ((legal >> (31 - __builtin_clz(down))) & 1)) out &= ~(1u << x);
+            if (down && ((legal >> (tl_top32(down))) & 1)) out &= ~(1u << x);
         }
     }
     return out;
@@ -184,7 +187,7 @@ static inline uint32_t kj_lead_reps(const kj_ctx *c, uint32_t hl, uint32_t hf)
         uint32_t up = kj_above(x) & live;
         uint32_t down = kj_suit(x) & ((1u << x) - 1) & live;
         int run_up = up && ((hl >> kj_ctz(up)) & 1);
-        int run_down = down && ((hl >> (31 - __builtin_clz(down))) & 1);
+        int run_down = down && ((hl >> (tl_top32(down))) & 1);
         if (!run_up && !run_down) continue;
         uint32_t replies = kj_replies(c, hf, x);
         uint32_t beaters = replies & (kj_above(x) | (((c->tmask >> x) & 1) ? 0u : c->tmask));
@@ -199,54 +202,24 @@ static inline uint32_t kj_lead_reps(const kj_ctx *c, uint32_t hl, uint32_t hf)
     return out;
 }
 
-static inline uint64_t kj_hash(uint64_t key, unsigned meta)
+static inline uint64_t kj_hash(uint64_t key, unsigned tag)
 {
-    uint64_t h = (key ^ ((uint64_t)meta << 58) ^ (key >> 29)) * 0x9E3779B97F4A7C15ull;
-    return h ^ (h >> 31);
+    return tl_hash(key ^ (key >> 29) ^ ((uint64_t)tag << 58));
 }
+
+/* Entries of earlier solves stay valid (they depend only on the position): they are
+ * replaced first, but still found. */
+#define KJ_STALE(e, now) ((e)->age != (now))
+#define KJ_TOUCH(e, now) ((e)->age = (uint8_t)(now))
+TL_TT_DEFINE(kj_tt, kj_entry, KJ_STALE, KJ_TOUCH)
 
 #define KJ_HOT_CARDS 10
 
-static inline kj_entry *kj_bucket(kj_ctx *c, uint64_t key, unsigned meta, int ncards)
+static inline kj_entry *kj_bucket(kj_ctx *c, uint64_t key, unsigned tag, int ncards)
 {
-    uint64_t h = kj_hash(key, meta);
-    if (ncards <= KJ_HOT_CARDS) return c->tt + 4 * (h & c->hot_mask);
-    return c->tt + 4 * (c->hot_mask + 1 + (h & c->cold_mask));
-}
-
-static inline kj_entry *kj_probe(kj_ctx *c, uint64_t key, unsigned meta, int ncards)
-{
-    kj_entry *b = kj_bucket(c, key, meta, ncards);
-    for (int i = 0; i < 4; i++)
-        if (b[i].key == key && b[i].meta == meta) return &b[i];
-    return NULL;
-}
-
-static inline void kj_store(kj_ctx *c, uint64_t key, unsigned meta, int ncards, int lo, int hi, int best)
-{
-    kj_entry *b = kj_bucket(c, key, meta, ncards);
-    kj_entry *victim = NULL;
-    int vscore = 1 << 30;
-    for (int i = 0; i < 4; i++) {
-        kj_entry *e = &b[i];
-        if (e->key == key && e->meta == meta) {
-            if (lo > e->lo) e->lo = (int16_t)lo;
-            if (hi < e->hi) e->hi = (int16_t)hi;
-            if (best >= 0) e->best = (uint8_t)(best + 1);
-            e->age = c->age;
-            return;
-        }
-        /* prefer empty slots, then entries of older solves, then shallow ones */
-        int score = e->meta == 0 ? -1000 : (e->age != c->age ? 0 : 100) + e->ncards;
-        if (score < vscore) { vscore = score; victim = e; }
-    }
-    victim->key = key;
-    victim->meta = (uint8_t)meta;
-    victim->lo = (int16_t)lo;
-    victim->hi = (int16_t)hi;
-    victim->best = (uint8_t)(best + 1);
-    victim->age = c->age;
-    victim->ncards = (uint8_t)ncards;
+    uint64_t h = kj_hash(key, tag);
+    if (ncards <= KJ_HOT_CARDS) return c->tt + TL_WAYS * (h & c->hot_mask);
+    return c->tt + TL_WAYS * (c->hot_mask + 1 + (h & c->cold_mask));
 }
 
 static int kj_lead(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int rem, int alpha, int beta);
@@ -311,11 +284,7 @@ static int kj_follow(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int lc, in
     while (reps) {
         int r = kj_ctz(reps);
         reps &= reps - 1;
-        int s = kj_follow_score(c, lc, r);
-        int i = n++;
-        while (i > 0 && scores[i - 1] < s) { moves[i] = moves[i - 1]; scores[i] = scores[i - 1]; i--; }
-        moves[i] = r;
-        scores[i] = s;
+        n = tl_insert(moves, scores, n, r, kj_follow_score(c, lc, r));
     }
     int maximizing = (f == 0);
     int best = maximizing ? -KJ_INF : KJ_INF;
@@ -357,9 +326,10 @@ static int kj_lead(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int rem, int
     if (kj_popc(hE) == 2) return kj_end2(c, hE, hD, leader, rem);
     if (c->stop && *c->stop) return 0;
     uint64_t key = (uint64_t)hE | ((uint64_t)hD << 32);
-    unsigned meta = 1u | ((unsigned)c->trump << 1) | ((unsigned)leader << 3);
+    unsigned tag = 1u | ((unsigned)c->trump << 1) | ((unsigned)leader << 3);
     int lo = 0, hi = rem, ttbest = -1, ncards = kj_popc(hE) + kj_popc(hD);
-    kj_entry *e = kj_probe(c, key, meta, ncards);
+    kj_entry *bucket = kj_bucket(c, key, tag, ncards);
+    kj_entry *e = kj_tt_find(bucket, key, tag);
     if (e) {
         lo = e->lo;
         hi = e->hi;
@@ -375,11 +345,7 @@ static int kj_lead(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int rem, int
     while (reps) {
         int m = kj_ctz(reps);
         reps &= reps - 1;
-        int s = m == ttbest ? 1000 : kj_lead_score(c, m, hf);
-        int i = n++;
-        while (i > 0 && scores[i - 1] < s) { moves[i] = moves[i - 1]; scores[i] = scores[i - 1]; i--; }
-        moves[i] = m;
-        scores[i] = s;
+        n = tl_insert(moves, scores, n, m, m == ttbest ? 1000 : kj_lead_score(c, m, hf));
     }
     int a0 = alpha, b0 = beta;
     int maximizing = (leader == 0);
@@ -407,11 +373,8 @@ static int kj_lead(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int rem, int
         if (alpha >= beta) break;
     }
     if (c->stop && *c->stop) return best;
-    int nlo = lo, nhi = hi;
-    if (best <= a0) { if (best < nhi) nhi = best; }
-    else if (best >= b0) { if (best > nlo) nlo = best; }
-    else { nlo = nhi = best; }
-    kj_store(c, key, meta, ncards, nlo, nhi, bestm);
+    tl_bounds_update(a0, b0, best, &lo, &hi);
+    kj_tt_put(bucket, key, tag, c->age, ncards, lo, hi, bestm);
     return best;
 }
 
@@ -540,10 +503,7 @@ static int kj_pv(kj_ctx *c, uint64_t e, uint64_t d, int trump, int leader, int t
         while (legal) {
             int m = kj_ctz(legal), sc = n.lc < 0 ? kj_lead_score(c, m, other) : kj_follow_score(c, n.lc, m);
             legal &= legal - 1;
-            int i = no++;
-            while (i > 0 && score[i - 1] < sc) { order[i] = order[i - 1]; score[i] = score[i - 1]; i--; }
-            order[i] = m;
-            score[i] = sc;
+            no = tl_insert(order, score, no, m, sc);
         }
         for (int i = 0; i < no && chosen < 0; i++) {
             int m = order[i], gain;
@@ -728,21 +688,19 @@ static int kj_tree_build(kj_ctx *c, uint64_t e, uint64_t d, int trump, int leade
         uint32_t legal = kj_node_legal(c, &n);
         int mval[32], best = -KJ_INF;
         /* every legal card's value for the mover, and the moves in external order */
-        int ext[18], val[18], k = 0;
+        int negext[18], val[18], k = 0;
         for (uint32_t m = legal; m; m &= m - 1) {
             int x = kj_ctz(m), gain;
             kj_node ch = kj_child(c, &n, x, &gain);
             int ev = gain + kj_tree_child_value(c, &ch, mover, v, gain);
             mval[x] = mover == 0 ? ev : n.rem - ev;
             if (mval[x] > best) best = mval[x];
-            int cx = kj_card_to_external(c, x), j = k++;
-            while (j > 0 && ext[j - 1] > cx) { ext[j] = ext[j - 1]; val[j] = val[j - 1]; j--; }
-            ext[j] = cx;
-            val[j] = mval[x];
+            /* ascending external card: the key is minus the card */
+            k = tl_insert(val, negext, k, mval[x], -kj_card_to_external(c, x));
         }
         while (t->nm + k > t->mcap) if (kj_tree_grow_moves(t)) return -3;
         for (int j = 0; j < k; j++) {
-            t->mcard[t->nm] = (int8_t)ext[j];
+            t->mcard[t->nm] = (int8_t)-negext[j];
             t->mvalue[t->nm++] = (int16_t)val[j];
         }
         /* classes of equivalent cards, in order: suit, then strongest card first */
@@ -764,15 +722,15 @@ static int kj_tree_build(kj_ctx *c, uint64_t e, uint64_t d, int trump, int leade
             if (cur) classes[ncls++] = cur;
         }
         for (int q = 0; q < ncls; q++)
-            if (mval[31 - __builtin_clz(classes[q])] == best) nopt++;
+            if (mval[tl_top32(classes[q])] == best) nopt++;
         t->crit[i] = (int8_t)(ncls > 1 && nopt == 1);
         for (int q = 0; q < ncls; q++) {
             uint32_t cls = classes[q];
-            if (mval[31 - __builtin_clz(cls)] != best) continue;
+            if (mval[tl_top32(cls)] != best) continue;
             uint64_t ecls = kj_to_external(c, cls);
             /* strongest first; per_class keeps only the weakest card */
             for (uint32_t m = per_class ? (cls & -cls) : cls; m;) {
-                int x = 31 - __builtin_clz(m);
+                int x = tl_top32(m);
                 m &= ~(1u << x);
                 int gain;
                 kj_node ch = kj_child(c, &n, x, &gain);

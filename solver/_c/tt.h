@@ -1,0 +1,102 @@
+/* The transposition table both compiled cores keep.
+ *
+ * A table is an array of buckets of TL_WAYS entries, found by tl_hash of the key. A
+ * game defines its entry type with at least these fields:
+ *
+ *     uint64_t key;    the position (the game packs what it needs into 64 bits)
+ *     tag;             what else must match; 0 only in an empty entry
+ *     lo, hi;          bounds on the searcher's value from this position
+ *     uint8_t best;    best move + 1; 0 = none
+ *     uint8_t ncards;  cards still held: deeper positions are kept on replacement
+ *
+ * and instantiates the look-up and the store for it with
+ *
+ *     TL_TT_DEFINE(prefix, entry_t, STALE, TOUCH)
+ *
+ * where STALE(e, now) says that entry e belongs to an earlier solve or deal than `now`
+ * (it is replaced first) and TOUCH(e, now) marks it used by this one. That defines
+ *
+ *     entry_t *prefix_find(entry_t *bucket, uint64_t key, unsigned tag)
+ *     void prefix_put(entry_t *bucket, uint64_t key, unsigned tag, unsigned now,
+ *                     int ncards, int lo, int hi, int best)
+ *
+ * prefix_put narrows the bounds of the entry already there, or replaces, in order, an
+ * empty entry, a stale one, the one with the fewest cards.
+ */
+#ifndef TL_TT_H
+#define TL_TT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TL_WAYS 4
+
+/* Mix a 64-bit key so that its low bits (the bucket index) depend on all of it. */
+static inline uint64_t tl_hash(uint64_t x)
+{
+    uint64_t h = x * 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 29) ^ (h >> 47);
+}
+
+/* The largest power of two not above n (1 for n < 2): table sizes are powers of two
+ * so that a bucket is found with a mask. */
+static inline size_t tl_pow2_floor(size_t n)
+{
+    size_t p = 1;
+    while (p <= n / 2) p *= 2;
+    return p;
+}
+
+/* Narrow the bounds [*lo, *hi] of a position with the result v of a fail-soft search
+ * of the window (alpha, beta): v <= alpha is an upper bound, v >= beta a lower one,
+ * anything between is the exact value. */
+static inline void tl_bounds_update(int alpha, int beta, int v, int *lo, int *hi)
+{
+    if (v <= alpha) {
+        if (v < *hi) *hi = v;
+    } else if (v >= beta) {
+        if (v > *lo) *lo = v;
+    } else {
+        *lo = *hi = v;
+    }
+    if (*lo > *hi) *lo = *hi; /* cannot happen with a sound search; keep entries sane */
+}
+
+#define TL_TT_DEFINE(P, E, STALE, TOUCH)                                                     \
+    static inline E *P##_find(E *b, uint64_t key, unsigned tag)                              \
+    {                                                                                        \
+        for (int i = 0; i < TL_WAYS; i++)                                                    \
+            if (b[i].key == key && b[i].tag == tag) return &b[i];                            \
+        return NULL;                                                                         \
+    }                                                                                        \
+                                                                                             \
+    static inline void P##_put(E *b, uint64_t key, unsigned tag, unsigned now, int ncards,   \
+                               int lo, int hi, int best)                                     \
+    {                                                                                        \
+        E *victim = b;                                                                       \
+        int vscore = 1 << 30;                                                                \
+        for (int i = 0; i < TL_WAYS; i++) {                                                  \
+            E *e = &b[i];                                                                    \
+            if (e->key == key && e->tag == tag) {                                            \
+                if (lo > e->lo) e->lo = (__typeof__(e->lo))lo;                               \
+                if (hi < e->hi) e->hi = (__typeof__(e->hi))hi;                               \
+                if (best >= 0) e->best = (uint8_t)(best + 1);                                \
+                TOUCH(e, now);                                                               \
+                return;                                                                      \
+            }                                                                                \
+            int score = e->tag == 0 ? -2 : STALE(e, now) ? -1 : e->ncards;                   \
+            if (score < vscore) {                                                            \
+                vscore = score;                                                              \
+                victim = e;                                                                  \
+            }                                                                                \
+        }                                                                                    \
+        victim->key = key;                                                                   \
+        victim->tag = (__typeof__(victim->tag))tag;                                          \
+        victim->lo = (__typeof__(victim->lo))lo;                                             \
+        victim->hi = (__typeof__(victim->hi))hi;                                             \
+        victim->best = (uint8_t)(best + 1);                                                  \
+        victim->ncards = (uint8_t)ncards;                                                    \
+        TOUCH(victim, now);                                                                  \
+    }
+
+#endif
