@@ -19,8 +19,8 @@ from solver.carabin import (
     beats,
     card_points,
     contract_made,
-    deal_score,
     next_hand,
+    score_deal,
     trick_winner,
 )
 from solver.cards import card_str, parse_card
@@ -427,7 +427,7 @@ def test_contract_made(points, total, made):
     ],
 )
 def test_deal_score(players, contract, made, score):
-    assert deal_score(players, contract, made) == score
+    assert score_deal(players, contract, made) == score
 
 
 def test_game_to_ten_rotates_the_deal():

@@ -178,7 +178,7 @@ WINNER_TABLE = [
 @pytest.mark.parametrize("trump, led, second, winner", WINNER_TABLE)
 def test_trick_winner_table(trump: str, led: str, second: str, winner: int) -> None:
     t = SUIT_LETTERS.index(trump)
-    assert trick_winner(parse_card(led), parse_card(second), t) == winner
+    assert trick_winner([parse_card(led), parse_card(second)], t) == winner
     assert naive_winner(led, second, trump) == winner
 
 
@@ -191,8 +191,8 @@ def test_rank_order_in_trump_and_plain_suits(trump: int, suit: int) -> None:
     assert powers == list(range(7, -1, -1))
     for i, high in enumerate(ranked):
         for low in ranked[i + 1 :]:
-            assert trick_winner(high, low, trump) == 0, (card_str(high), card_str(low))
-            assert trick_winner(low, high, trump) == 1, (card_str(low), card_str(high))
+            assert trick_winner([high, low], trump) == 0, (card_str(high), card_str(low))
+            assert trick_winner([low, high], trump) == 1, (card_str(low), card_str(high))
 
 
 def test_trick_winner_on_every_pair_agrees_with_the_rule_as_written() -> None:
@@ -201,7 +201,7 @@ def test_trick_winner_on_every_pair_agrees_with_the_rule_as_written() -> None:
             for second in PACK_CARDS:
                 if led != second:
                     expected = naive_winner(card_str(led), card_str(second), SUIT_LETTERS[trump])
-                    assert trick_winner(led, second, trump) == expected
+                    assert trick_winner([led, second], trump) == expected
 
 
 # ---------------------------------------------------------------- card points
@@ -431,7 +431,7 @@ def test_random_play_out_conserves_points(p: Position, rng: random.Random) -> No
         if led is None:
             assert winner is None and pts == 0 and q.trick == card and q.lead == leader
         else:
-            expected = (leader, 1 - leader)[trick_winner(led, card, p.trump)]
+            expected = (leader, 1 - leader)[trick_winner([led, card], p.trump)]
             assert winner == expected and q.lead == winner and q.trick is None
             bonus = SEED.last_trick if q.is_over else 0
             assert pts == card_points(led, p.trump) + card_points(card, p.trump) + bonus

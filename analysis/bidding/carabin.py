@@ -94,9 +94,9 @@ def seat_net(players: int, seat: int, contract: Contract | None, made: bool) -> 
     >>> round(seat_net(4, 1, Contract(0, 1), False), 3), round(seat_net(4, 1, None, False), 3)
     (0.333, 0.0)
     """
-    from solver.carabin import deal_score
+    from solver.carabin import score_deal
 
-    score = deal_score(players, contract, made)
+    score = score_deal(players, contract, made)
     others = sum(score) - score[seat]
     return score[seat] - others / (players - 1)
 

@@ -330,13 +330,13 @@ def contract_made(points: int, points_in_play: int) -> bool:
     return 2 * points > points_in_play
 
 
-def deal_score(players: int, contract: Contract | None, made: bool) -> tuple[int, ...]:
+def score_deal(players: int, contract: Contract | None, made: bool) -> tuple[int, ...]:
     """Points each seat scores for a deal: +1 (+2 for a chelem) to the bidder when the
     contract is made, else the same to every other seat; nothing when all passed.
 
-    >>> deal_score(4, Contract(1, 0), made=False)
+    >>> score_deal(4, Contract(1, 0), made=False)
     (1, 0, 1, 1)
-    >>> deal_score(3, Contract(2, 0, chelem=True), made=True)
+    >>> score_deal(3, Contract(2, 0, chelem=True), made=True)
     (0, 0, 2)
     """
     check_players(players)
@@ -397,7 +397,7 @@ class Match:
         """
         if self.is_over:
             raise RulesError("the game is over")
-        gains = deal_score(self.rules.players, contract, made)
+        gains = score_deal(self.rules.players, contract, made)
         scores = list(self.scores)
         for seat, g in enumerate(gains):
             scores[self.player_of(seat)] += g

@@ -167,6 +167,15 @@ def beats(card: int, best: int, trump: int) -> bool:
     return suit_of(card) == trump
 
 
+def legal_replies(hand: int, lead_card: int, trump: int) -> int:
+    """The set of cards of ``hand`` (the hand in use) that may be played to ``lead_card``.
+
+    Any card: there is no duty to follow suit or to trump. Written for the same
+    signature as Klabberjass.
+    """
+    return hand
+
+
 def trick_winner(cards: Sequence[int], trump: int) -> int:
     """Index, in playing order, of the card that wins a trick.
 

@@ -25,11 +25,11 @@ from solver.klabberjass.position import Position
 from solver.klabberjass.rules import (
     SEED,
     Rules,
+    beats,
     card_points,
     card_power,
     legal_replies,
     points_of,
-    trick_winner,
 )
 from solver.klabberjass.table import deal_table
 from solver.klabberjass.view import KlabberjassView
@@ -119,7 +119,7 @@ class Klabberjass(Game):
                 0,
             )
         lead_card = position.trick
-        winner = (position.lead, mover)[trick_winner(lead_card, card, trump)]
+        winner = (position.lead, mover)[beats(card, lead_card, trump)]
         pts = self._points[trump][lead_card] + self._points[trump][card]
         if not (hands[0] | hands[1]):
             pts += self.rules.last_trick
@@ -305,7 +305,7 @@ def _k_sweep(e: int, d: int, trump: int, lead: int, trick: int, seat: int) -> bo
     mover = 1 - lead
     out = []
     for c in cards_of(legal_replies(hands[mover], trick, trump)):
-        winner = (lead, mover)[trick_winner(trick, c, trump)]
+        winner = (lead, mover)[beats(c, trick, trump)]
         if winner != seat:
             out.append(False)
         else:

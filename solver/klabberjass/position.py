@@ -25,10 +25,10 @@ from solver.klabberjass.rules import (
     SEATS,
     SEED,
     Rules,
+    beats,
     card_points,
     legal_replies,
     seat_of,
-    trick_winner,
 )
 
 
@@ -196,7 +196,7 @@ class Position:
         hands[mover] &= ~(1 << card)
         if self.trick is None:
             return replace(self, hands=(hands[0], hands[1]), trick=card, _checked=True), None, 0
-        winner = (self.lead, mover)[trick_winner(self.trick, card, self.trump)]
+        winner = (self.lead, mover)[beats(card, self.trick, self.trump)]
         pts = card_points(self.trick, self.trump) + card_points(card, self.trump)
         if not (hands[0] | hands[1]):
             pts += rules.last_trick

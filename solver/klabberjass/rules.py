@@ -17,6 +17,7 @@ leads) the current trick, both hands, and the card already led to an unfinished 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -156,15 +157,29 @@ def card_power(card: int, trump: int) -> int:
     return table[rank_of(card)]
 
 
-def trick_winner(lead_card: int, second_card: int, trump: int) -> int:
-    """0 if the led card wins the trick, 1 if the second card does.
+def beats(card: int, best: int, trump: int) -> bool:
+    """True if ``card`` beats ``best``, the card winning a trick so far.
 
-    >>> trick_winner(parse_card("AS"), parse_card("7H"), 1)
+    A higher card of the same suit wins (in that suit's order), a trump beats a plain
+    card, anything else (a discard) loses.
+
+    >>> beats(parse_card("7H"), parse_card("AS"), 1), beats(parse_card("AS"), parse_card("TS"), 1)
+    (True, True)
+    """
+    if suit_of(card) == suit_of(best):
+        return card_power(card, trump) > card_power(best, trump)
+    return suit_of(card) == trump
+
+
+def trick_winner(cards: Sequence[int], trump: int) -> int:
+    """Index, in playing order, of the card that wins a trick (0 the led card, 1 the reply).
+
+    >>> trick_winner([parse_card("AS"), parse_card("7H")], 1)
     1
     """
-    if suit_of(second_card) == suit_of(lead_card):
-        return int(card_power(second_card, trump) > card_power(lead_card, trump))
-    return int(suit_of(second_card) == trump)
+    if len(cards) != 2:
+        raise RulesError(f"a Klabberjass trick has two cards, not {len(cards)}")
+    return int(beats(cards[1], cards[0], trump))
 
 
 def legal_replies(hand: int, lead_card: int, trump: int) -> int:

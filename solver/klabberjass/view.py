@@ -56,10 +56,10 @@ from solver.klabberjass.position import Position
 from solver.klabberjass.rules import (
     HAND_SIZE,
     PACK,
+    beats,
     card_power,
     legal_replies,
     seat_of,
-    trick_winner,
 )
 from solver.protocol import Inference, check_played_unique, played_cards
 
@@ -200,9 +200,7 @@ class KlabberjassView:
             seats.append(lead)
             if i + 1 < len(self.played):
                 seats.append(1 - lead)
-                lead = (lead, 1 - lead)[
-                    trick_winner(self.played[i], self.played[i + 1], self.trump)
-                ]
+                lead = (lead, 1 - lead)[beats(self.played[i + 1], self.played[i], self.trump)]
         by = [
             mask_of(c for c, s in zip(self.played, seats, strict=True) if s == seat)
             for seat in (0, 1)
