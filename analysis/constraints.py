@@ -39,6 +39,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from solver import carabin, klabberjass
 from solver.cards import RANKS, SUITS, card_str, cards_of, make_card, suit_of
 from solver.errors import RulesError
 
@@ -93,19 +94,21 @@ class DealSpec:
 
 def klabberjass_spec(cards: int = 9, trump: int = 0) -> DealSpec:
     """Two Klabberjass hands ``E`` and ``D`` of ``cards`` cards from the 32-card pack."""
-    from solver.klabberjass import PACK, card_points
-
-    return DealSpec(PACK, ("E", "D"), (cards, cards), {}, lambda c: card_points(c, trump))
+    return DealSpec(
+        klabberjass.PACK,
+        ("E", "D"),
+        (cards, cards),
+        {},
+        lambda c: klabberjass.card_points(c, trump),
+    )
 
 
 def carabin_spec(players: int = 4, left: int = 4, right: int = 4) -> DealSpec:
     """Carabin hands ``<seat>L`` / ``<seat>R`` (seat name for both) from the 52 cards."""
-    from solver.carabin import PACK, card_points
-
     hands = tuple(f"{s}{k}" for s in range(players) for k in "LR")
     sizes = tuple(left if h.endswith("L") else right for h in hands)
     groups: dict[str, tuple[str, ...]] = {str(s): (f"{s}L", f"{s}R") for s in range(players)}
-    return DealSpec(PACK, hands, sizes, groups, card_points)
+    return DealSpec(carabin.PACK, hands, sizes, groups, carabin.card_points)
 
 
 # ----------------------------------------------------------------------------- constraints

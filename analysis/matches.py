@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -56,9 +57,27 @@ from typing import Any
 
 import numpy as np
 
-from analysis.bidding.klabberjass import Estimate, hand_features, proportion
-from solver.cards import cards_of
-from solver.klabberjass import PACK, SEED, Rules
+from analysis.advice import advise
+from analysis.bidding.carabin import POLICIES, auction, contract_result
+from analysis.bidding.equilibrium import (
+    Classifier,
+    DealArrays,
+    deal_arrays,
+    make_classifier,
+    solve_bidding_game,
+    split,
+    thumb_policy,
+)
+from analysis.bidding.klabberjass import Estimate, LinearEstimate, hand_features, proportion
+from analysis.bidding.sinking import option_nets
+from analysis.studies import read_manifest, read_study
+from solver.carabin import Deal as CDeal
+from solver.carabin import Match as CGame
+from solver.carabin import Rules as CRules
+from solver.carabin import contract_made
+from solver.carabin.view import CarabinView
+from solver.cards import cards_of, parse_card
+from solver.klabberjass import PACK, SEED, Position, Rules
 from solver.klabberjass.deal import (
     Deal,
     Match,
@@ -67,6 +86,9 @@ from solver.klabberjass.deal import (
     score_deal,
     sequence_points,
 )
+from solver.klabberjass.rules import points_of
+from solver.klabberjass.table import engine_solver
+from solver.klabberjass.view import KlabberjassView
 
 ROOT = Path(__file__).resolve().parent.parent
 KLABBERJASS_RULE = ROOT / "data/studies/klabberjass-matches/derived_rule.json"
@@ -104,7 +126,6 @@ KLABBERJASS_POLICIES = {
 def save_klabberjass_rule(df, path: str | Path = KLABBERJASS_RULE) -> dict:
     """Solve the bidding game on the training half of a ``klabberjass-bidding`` study
     (as :func:`analysis.bidding.equilibrium.bidding_tables` does) and write the rule as JSON."""
-    from analysis.bidding.equilibrium import deal_arrays, make_classifier, solve_bidding_game, split
 
     train, _test = split(deal_arrays(df))
     classifier = make_classifier(train)
@@ -131,8 +152,6 @@ def save_klabberjass_rule(df, path: str | Path = KLABBERJASS_RULE) -> dict:
 @lru_cache(maxsize=4)
 def load_klabberjass_rule(path: str = str(KLABBERJASS_RULE)):
     """The derived bidding rule as (classifier, equilibrium-like policy arrays)."""
-    from analysis.bidding.equilibrium import Classifier
-    from analysis.bidding.klabberjass import LinearEstimate
 
     d = json.loads(Path(path).read_text())
     est = LinearEstimate(
@@ -150,7 +169,6 @@ def sinking_threshold(path: str | Path = SINKING_SUMMARY) -> float:
 
 
 def _one_hand_arrays(hand6: int, seat: int, turn: int):
-    from analysis.bidding.equilibrium import DealArrays
 
     feats = np.zeros((1, 2, 4, len(hand_features(hand6, 0, turn))), dtype=np.int16)
     for t in range(4):
@@ -167,7 +185,6 @@ def bid_intent(
     The policies of :mod:`analysis.bidding.equilibrium` are used on the one hand; a mixed
     strategy is sampled with ``rng``.
     """
-    from analysis.bidding.equilibrium import thumb_policy
 
     arrays = _one_hand_arrays(hand6, seat, turn)
     if policy.bidding in ("thumb", "always"):
@@ -208,9 +225,6 @@ def estimated_margin(
 ) -> float:
     """The bidder's mean total minus the opponent's, both declaring everything, over
     ``samples`` worlds of the opponent's nine cards (as in :mod:`analysis.bidding.sinking`)."""
-    from analysis.bidding.sinking import option_nets
-    from solver.klabberjass.rules import points_of
-    from solver.klabberjass.table import engine_solver
 
     unseen = list(cards_of(PACK & ~own & ~(1 << turn)))
     worlds = []
@@ -253,10 +267,6 @@ def play_pimc(
     hands: tuple[int, int], trump: int, turn: int, samples: int, rng: random.Random, rules: Rules
 ) -> tuple[int, int]:
     """Card points (E, D) of a deal played card by card by PIMC (E leads)."""
-    from analysis.advice import advise
-    from solver.cards import parse_card
-    from solver.klabberjass import Position
-    from solver.klabberjass.view import KlabberjassView
 
     pos = Position(trump, 0, hands)
     played: list[int] = []
@@ -279,8 +289,6 @@ def play_pimc(
 
 def play_dd(hands: tuple[int, int], trump: int, rules: Rules) -> tuple[int, int]:
     """Card points (E, D) of double-dummy play (E leads)."""
-    from solver.klabberjass.rules import points_of
-    from solver.klabberjass.table import engine_solver
 
     e = engine_solver([(hands[0], hands[1], trump)], rules)[0]
     return e, points_of(hands[0] | hands[1], trump) + rules.last_trick - e
@@ -441,10 +449,6 @@ class CarabinMatch:
 
 def carabin_play_pimc(deal, contract, samples: int, rng: random.Random) -> bool:
     """Whether the contract is made when every seat plays by PIMC (slow)."""
-    from analysis.advice import advise
-    from solver.carabin import contract_made
-    from solver.carabin.view import CarabinView
-    from solver.cards import parse_card
 
     pos = deal.position(bidder=contract.bidder, trump=contract.trump)
     played: list[int] = []
@@ -489,10 +493,6 @@ def carabin_match(
     Player ``N-1`` deals first, so player 0 is eldest in the first deal; the deal passes
     to the left (:class:`solver.carabin.Match`).
     """
-    from analysis.bidding.carabin import auction, contract_result
-    from solver.carabin import Deal as CDeal
-    from solver.carabin import Match as CGame
-    from solver.carabin import Rules as CRules
 
     n = len(policies)
     game = CGame(CRules(players=n))
@@ -532,7 +532,6 @@ def carabin_matches_chunk(
     row per match and player: ``match``, ``player``, ``policy``, ``score``, ``win``
     (1/k when k players share the win), ``bids``, ``made``, ``deals``.
     """
-    from analysis.bidding.carabin import POLICIES
 
     n = int(params.get("players", 4))
     names = [s.strip() for s in str(params.get("policies", "derived,thumb")).split(",")]
@@ -622,9 +621,6 @@ def carabin_summary(df) -> list[dict[str, Any]]:
 def main(argv: list[str] | None = None) -> int:
     """``python -m analysis.matches rule BIDDING_DIR`` writes the derived Klabberjass rule;
     ``python -m analysis.matches summary MATCH_DIR OUT.json`` summarises a match study."""
-    import sys
-
-    from analysis.studies import read_manifest, read_study
 
     args = sys.argv[1:] if argv is None else argv
     if len(args) == 2 and args[0] == "rule":

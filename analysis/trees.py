@@ -47,7 +47,7 @@ from typing import Any
 import networkx as nx
 
 from solver.cards import card_str
-from solver.errors import TricklabError
+from solver.errors import RulesError, TricklabError
 from solver.games import FlatTree, Game
 
 #: Default cap on the number of nodes of a tree.
@@ -274,8 +274,6 @@ def full_tree(
         RulesError: a negative depth.
     """
     if depth < 0:
-        from solver.errors import RulesError
-
         raise RulesError(f"invalid depth {depth} (a number of cards, at least 0)")
     return _build(
         game, position, depth=depth, per_class=per_class, follow="all", max_nodes=max_nodes

@@ -40,12 +40,18 @@ a policy (:func:`thumb_policy` by default).
 
 from __future__ import annotations
 
+import json
+import math
 import random
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from analysis.bidding.equilibrium import write_tables
 from analysis.bidding.klabberjass import Estimate, proportion
+from analysis.studies import read_manifest, read_study
 from solver.carabin import (
     HAND_SIZE,
     PACK,
@@ -54,11 +60,14 @@ from solver.carabin import (
     Contract,
     Deal,
     check_players,
+    contract_made,
     format_two_hands,
     parse_two_hands,
     points_of,
+    score_deal,
     seat_of,
 )
+from solver.carabin.engine import carabin_all_tricks, carabin_make
 from solver.cards import SUITS, card_str, cards_of, make_card, parse_card, parse_fields, suit_mask
 from solver.errors import NotationError, RulesError
 
@@ -74,8 +83,6 @@ def contract_result(
     >>> contract_result(d, 0, 0), contract_result(d, 1, 0)
     ((True, True), (False, False))
     """
-    from solver.carabin import contract_made
-    from solver.carabin.engine import carabin_all_tricks, carabin_make
 
     start = deal.position(bidder=bidder, trump=trump, trick_order=trick_order)
     total = points_of(sum(a | b for a, b in deal.hands))
@@ -94,7 +101,6 @@ def seat_net(players: int, seat: int, contract: Contract | None, made: bool) -> 
     >>> round(seat_net(4, 1, Contract(0, 1), False), 3), round(seat_net(4, 1, None, False), 3)
     (0.333, 0.0)
     """
-    from solver.carabin import score_deal
 
     score = score_deal(players, contract, made)
     others = sum(score) - score[seat]
@@ -446,7 +452,6 @@ class LogisticRule:
 
     def probabilities(self, view: CarabinBidView, trump: int) -> tuple[float, float]:
         """(P(made), P(chelem)) of the viewer bidding ``trump``."""
-        import math
 
         key = f"{view.players}-{1 if trump == view.turn >> 4 else 2}"
         x = self.inputs(view, trump)
@@ -541,8 +546,6 @@ class DerivedPolicy:
 
 def derived_policy(path: str | None = None) -> DerivedPolicy:
     """The derived rule fitted on the precomputed study (``data/studies/carabin-bidding``)."""
-    import json
-    from pathlib import Path
 
     file = Path(path) if path else Path(__file__).resolve().parent.parent / RULE_FILE
     return DerivedPolicy(LogisticRule.from_json(json.loads(file.read_text())))
@@ -731,12 +734,6 @@ def carabin_tables(frames) -> dict:
 def main(argv: list[str] | None = None) -> int:
     """``python -m analysis.bidding.carabin OUT_DIR STUDY_DIR...``: notebook 04's tables
     and the derived rule (``derived_rule.json``) from studies of any player counts."""
-    import json
-    import sys
-    from pathlib import Path
-
-    from analysis.bidding.equilibrium import write_tables
-    from analysis.studies import read_manifest, read_study
 
     args = sys.argv[1:] if argv is None else argv
     if len(args) < 2:

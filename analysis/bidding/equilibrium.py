@@ -27,8 +27,11 @@ paired differences.
 
 from __future__ import annotations
 
+import json
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -39,6 +42,7 @@ from analysis.bidding.klabberjass import (
     fit_estimate,
     hand_features,
 )
+from analysis.studies import read_manifest, read_study
 from solver.cards import SUITS
 
 K1, K2 = 6, 3
@@ -585,8 +589,6 @@ def bidding_tables(df) -> dict:
 
 def write_tables(tables: dict, out) -> None:
     """Write :func:`bidding_tables` (DataFrames as CSV, the rest as ``summary.json``)."""
-    import json
-    from pathlib import Path
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -601,8 +603,6 @@ def write_tables(tables: dict, out) -> None:
 
 def read_tables(folder) -> dict:
     """Read tables written by :func:`write_tables`."""
-    import json
-    from pathlib import Path
 
     import pandas as pd
 
@@ -615,9 +615,6 @@ def read_tables(folder) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m analysis.bidding.equilibrium STUDY_DIR OUT_DIR``: write notebook 02's tables."""
-    import sys
-
-    from analysis.studies import read_manifest, read_study
 
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 2:

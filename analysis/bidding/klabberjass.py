@@ -20,6 +20,7 @@ is worth 0. Play and declarations are double dummy (the deal table).
 
 from __future__ import annotations
 
+import array
 import math
 import random
 from collections.abc import Sequence
@@ -37,6 +38,7 @@ from solver.klabberjass.deal import (
     score_deal,
     sequence_points,
 )
+from solver.klabberjass.engine import klabberjass_core
 from solver.klabberjass.rules import PLAIN_FIELD_POINTS, TRUMP_FIELD_POINTS
 from solver.klabberjass.table import TableRow, engine_solver, table_for_hands
 
@@ -146,9 +148,6 @@ def _random_hands(seed: int) -> tuple[int, int, int, int, int, int]:
 def _solve_all(hands: Sequence[tuple[int, int]], rules: Rules) -> list[int]:
     """E's double-dummy points for every hand pair and trump (4 per pair, trump-major
     within a pair), E leading: one compiled batch call."""
-    import array
-
-    from solver.klabberjass.engine import klabberjass_core
 
     n = 4 * len(hands)
     e = array.array("Q", [h[0] for h in hands for _ in range(4)])

@@ -23,11 +23,14 @@ margin (:func:`best_threshold`).
 from __future__ import annotations
 
 import random
+import sys
 from typing import Any
 
 import numpy as np
 
+from analysis.bidding.equilibrium import write_tables
 from analysis.bidding.klabberjass import rules_of
+from analysis.studies import read_manifest, read_study
 from solver.cards import cards_of
 from solver.klabberjass import PACK, Rules
 from solver.klabberjass.deal import Deal, Run, has_bella, runs
@@ -287,10 +290,6 @@ def sinking_tables(df, bidding=None) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m analysis.bidding.sinking SINKING_DIR OUT_DIR [BIDDING_DIR]``: notebook 03's tables."""
-    import sys
-
-    from analysis.bidding.equilibrium import write_tables
-    from analysis.studies import read_manifest, read_study
 
     args = sys.argv[1:] if argv is None else argv
     if len(args) not in (2, 3):

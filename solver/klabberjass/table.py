@@ -57,6 +57,7 @@ from solver.klabberjass.deal import (
     has_bella,
     runs,
 )
+from solver.klabberjass.engine import klabberjass_core
 from solver.klabberjass.rules import SEATS, SEED, Rules, points_of
 from solver.protocol import DealTable
 
@@ -66,7 +67,6 @@ Solver = Callable[[Sequence[tuple[int, int, int]], Rules], list[int]]
 
 def engine_solver(jobs: Sequence[tuple[int, int, int]], rules: Rules) -> list[int]:
     """E's double-dummy points for each (E hand, D hand, trump), E leading (compiled)."""
-    from solver.klabberjass.engine import klabberjass_core
 
     n = len(jobs)
     out = array.array("i", bytes(4 * n))
