@@ -65,37 +65,25 @@ class Advice:
         }
 
 
-def klabberjass_world_values(
-    game: Game, worlds: Sequence[Any], cards: Sequence[int]
-) -> list[list[int]]:
-    """The mover's points with each card in each world, in one batch solve.
+def world_values(game: Game, worlds: Sequence[Any], cards: Sequence[int]) -> list[list[int]]:
+    """For each world, the points of the mover's side with each of ``cards``.
 
-    Every (world, card) child position is solved by one compiled batch call; the
-    points of a trick the card completes are added for the side that wins it.
+    Every (world, card) child position is solved in one batch call of the game's
+    engine; the points of a trick the card completes are added for the side that wins it.
     """
     children = []
     gains = []
     for world in worlds:
-        mover = world.to_move
+        side = game.mover_side(world)
         for card in cards:
             child, winner, pts = game.step(world, card)
             children.append(child)
-            gains.append((pts if winner == mover else 0, mover))
+            won = winner is not None and game.side_of(world, winner) == side
+            gains.append((pts if won else 0, side))
     values = game.values(children)
-    flat = [g + v[mover] for (g, mover), v in zip(gains, values, strict=True)]
+    flat = [g + v[side] for (g, side), v in zip(gains, values, strict=True)]
     k = len(cards)
     return [flat[i * k : (i + 1) * k] for i in range(len(worlds))]
-
-
-def world_values(game: Game, worlds: Sequence[Any], cards: Sequence[int]) -> list[list[int]]:
-    """For each world, the mover's side's points with each of ``cards``."""
-    if game.name == "klabberjass":
-        return klabberjass_world_values(game, worlds, cards)
-    out = []
-    for world in worlds:
-        moves = game.move_values(world)
-        out.append([moves[c] for c in cards])
-    return out
 
 
 def _solve_chunk(
