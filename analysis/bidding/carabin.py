@@ -68,7 +68,17 @@ from solver.carabin import (
     seat_of,
 )
 from solver.carabin.engine import carabin_all_tricks, carabin_make
-from solver.cards import SUITS, card_str, cards_of, make_card, parse_card, parse_fields, suit_mask
+from solver.carabin.rules import POINTS
+from solver.cards import (
+    RANKS,
+    SUITS,
+    card_str,
+    cards_of,
+    make_card,
+    parse_card,
+    parse_fields,
+    suit_mask,
+)
 from solver.errors import NotationError, RulesError
 
 # ---------------------------------------------------------------- one contract
@@ -127,7 +137,7 @@ def carabin_features(left: int, right: int, trump: int) -> tuple[int, ...]:
     tm = suit_mask(trump)
     both = left | right
     trumps = (both & tm).bit_count()
-    honours = sum(both >> make_card(trump, r) & 1 for r in (12, 11, 10))
+    honours = sum(both >> make_card(trump, RANKS.index(r)) & 1 for r in POINTS)
     side_a = sum(both >> make_card(s, 12) & 1 for s in range(4) if s != trump)
     side_k = sum(both >> make_card(s, 11) & 1 for s in range(4) if s != trump)
     split = min((left & tm).bit_count(), (right & tm).bit_count())
