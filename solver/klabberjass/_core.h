@@ -7,9 +7,14 @@
  * at trick boundaries (bounds and best lead), pruning of equivalent and dominated
  * cards, and move ordering. The last two tricks are solved by enumeration.
  *
- * Values stored in the table depend only on (trump, leader, both hands), never on the
- * deal they were met in, so the table is kept across solves: it is sound to reuse it
- * for every position of a batch whatever its trump.
+ * The card rules (trick order and points of plain and trump cards) are not written
+ * here: the binding hands over the tables of solver/klabberjass/rules.py
+ * (kj_set_rules), checked.
+ *
+ * Values stored in the table depend only on (trump, leader, both hands) and the
+ * last-trick bonus, never on the deal they were met in, so the table is kept across
+ * solves: it is sound to reuse it for every position of a batch whatever its trump.
+ * It is cleared when the bonus changes.
  */
 #ifndef KJ_CORE_H
 #define KJ_CORE_H
@@ -41,24 +46,26 @@ typedef struct {
     uint8_t age;
     int trump;
     uint32_t tmask;
-    int bonus;
-    int8_t pts[32];
+    int bonus;          /* last-trick bonus the table's values include; -1 = none yet */
+    int8_t pts[32];     /* points by internal card, for the current trump */
+    /* The card rules (kj_set_rules), [0] for a plain suit and [1] for the trump suit:
+     * trick power by rank (-1 outside the pack), rank by power, points by power. */
+    int8_t rule_pow[2][16];
+    uint8_t rule_rank[2][8];
+    int8_t rule_pts[2][8];
+    uint64_t pack;      /* the pack, 52-card form */
     uint64_t nodes;
     volatile int *stop; /* set to nonzero to abandon a search (Ctrl-C) */
 } kj_ctx;
 
-/* power of ranks 7..A (rank index 5..12 of the 52-card form) */
-static const uint8_t KJ_PLAIN_POW[13] = {0, 0, 0, 0, 0, 0, 1, 2, 6, 3, 4, 5, 7};
-static const uint8_t KJ_TRUMP_POW[13] = {0, 0, 0, 0, 0, 0, 1, 6, 4, 7, 2, 3, 5};
-/* points by power */
-static const int8_t KJ_PLAIN_PTS[8] = {0, 0, 0, 2, 3, 4, 10, 11};
-static const int8_t KJ_TRUMP_PTS[8] = {0, 0, 3, 4, 10, 11, 14, 20};
-/* rank index (52-card form) by power */
-static const uint8_t KJ_PLAIN_RANK[8] = {5, 6, 7, 9, 10, 11, 8, 12};
-static const uint8_t KJ_TRUMP_RANK[8] = {5, 6, 10, 11, 8, 12, 7, 9};
-
 #define kj_ctz tl_ctz32
 #define kj_popc tl_popc32
+
+/* Limits of the core: cards a hand (move lists are arrays of this size), card points
+ * of the pack plus the last-trick bonus below KJ_INF (and within the table's int16). */
+#define KJ_MAX_HAND 9
+#define KJ_MAX_PACK_POINTS 500
+#define KJ_MAX_BONUS 250
 
 static kj_ctx *kj_new(size_t megabytes)
 {
@@ -76,6 +83,7 @@ static kj_ctx *kj_new(size_t megabytes)
     c->cold_mask = cold - 1;
     c->nbuckets = hot + cold;
     c->trump = -1;
+    c->bonus = -1;
     return c;
 }
 
@@ -88,38 +96,89 @@ static size_t kj_tt_bytes(const kj_ctx *c) { return c->nbuckets * TL_WAYS * size
 
 static void kj_clear(kj_ctx *c) { memset(c->tt, 0, kj_tt_bytes(c)); }
 
+/* Take the card rules: for a plain suit ([0]) and the trump suit ([1]), trick power by
+ * rank (-1 for a rank outside the pack) and card points by rank, 16 entries each,
+ * indexed by the rank field of a card. The binding has checked them: the same ranks
+ * in the pack for both, their powers 0..k-1 (k <= 8) once each, points from 0 that
+ * never decrease with power (the pruning of equivalent cards relies on it). */
+static void kj_set_rules(kj_ctx *c, const int *power[2], const int *points[2])
+{
+    memset(c->rule_rank, 0, sizeof c->rule_rank);
+    memset(c->rule_pts, 0, sizeof c->rule_pts);
+    c->pack = 0;
+    for (int t = 0; t < 2; t++)
+        for (int r = 0; r < 16; r++) {
+            int p = power[t][r];
+            c->rule_pow[t][r] = (int8_t)p;
+            if (p < 0) continue;
+            c->rule_rank[t][p] = (uint8_t)r;
+            c->rule_pts[t][p] = (int8_t)points[t][r];
+            for (int s = 0; s < 4; s++) c->pack |= 1ull << (16 * s + r);
+        }
+    c->trump = -1; /* recompute the points by card */
+    if (c->bonus >= 0) kj_clear(c);
+}
+
 static void kj_set_trump(kj_ctx *c, int trump, int bonus)
 {
-    c->bonus = bonus;
+    if (c->bonus != bonus) {
+        /* values in the table include the last-trick bonus they were solved with */
+        if (c->bonus >= 0) kj_clear(c);
+        c->bonus = bonus;
+    }
     if (c->trump == trump) return;
     c->trump = trump;
     c->tmask = 0xFFu << (8 * trump);
     for (int s = 0; s < 4; s++)
-        for (int p = 0; p < 8; p++) c->pts[s * 8 + p] = (s == trump) ? KJ_TRUMP_PTS[p] : KJ_PLAIN_PTS[p];
+        for (int p = 0; p < 8; p++) c->pts[s * 8 + p] = c->rule_pts[s == trump][p];
 }
 
-/* 52-card mask -> internal mask, for the current trump */
+static inline int kj_card_to_internal(const kj_ctx *c, int card)
+{
+    int s = card >> 4;
+    return 8 * s + c->rule_pow[s == c->trump][card & 15];
+}
+
+static inline int kj_card_to_external(const kj_ctx *c, int ic)
+{
+    int s = ic >> 3;
+    return 16 * s + c->rule_rank[s == c->trump][ic & 7];
+}
+
+/* 52-card mask (cards of the pack) -> internal mask, for the current trump */
 static uint32_t kj_to_internal(const kj_ctx *c, uint64_t m)
 {
     uint32_t out = 0;
-    for (int s = 0; s < 4; s++) {
-        const uint8_t *pow = (s == c->trump) ? KJ_TRUMP_POW : KJ_PLAIN_POW;
-        for (int r = 5; r < 13; r++)
-            if (m >> (16 * s + r) & 1) out |= 1u << (8 * s + pow[r]);
-    }
+    for (; m; m &= m - 1) out |= 1u << kj_card_to_internal(c, tl_ctz64(m));
     return out;
 }
 
-static int kj_card_to_internal(const kj_ctx *c, int card)
-{
-    int s = card >> 4, r = card & 15;
-    return 8 * s + ((s == c->trump) ? KJ_TRUMP_POW[r] : KJ_PLAIN_POW[r]);
-}
+/* Why a position cannot be given to the search (kj_check), 0 if it can. */
+enum {
+    KJ_OK,
+    KJ_BAD_TRUMP,  /* trump not 0..3 */
+    KJ_BAD_LEADER, /* leader not 0 (E) or 1 (D) */
+    KJ_BAD_TRICK,  /* trick card neither -1 nor a card of the pack */
+    KJ_NOT_PACK,   /* a hand holds a card outside the pack */
+    KJ_OVERLAP,    /* a card in both hands, or the trick card in a hand */
+    KJ_TOO_MANY,   /* a hand of more than KJ_MAX_HAND cards */
+    KJ_SIZES,      /* hands that do not fit: equal at a trick boundary, the leader's one
+                      card shorter once he has led */
+};
 
-static int kj_card_to_external(const kj_ctx *c, int ic)
+static int kj_check(const kj_ctx *c, uint64_t e, uint64_t d, int trump, int leader, int trick)
 {
-    int s = ic >> 3, p = ic & 7;
-    return 16 * s + ((s == c->trump) ? KJ_TRUMP_RANK[p] : KJ_PLAIN_RANK[p]);
+    if (trump < 0 || trump > 3) return KJ_BAD_TRUMP;
+    if (leader != 0 && leader != 1) return KJ_BAD_LEADER;
+    if (trick < -1 || trick > 63 || (trick >= 0 && !((c->pack >> trick) & 1))) return KJ_BAD_TRICK;
+    if ((e | d) & ~c->pack) return KJ_NOT_PACK;
+    uint64_t t = trick >= 0 ? 1ull << trick : 0;
+    if ((e & d) || ((e | d) & t)) return KJ_OVERLAP;
+    int ne = tl_popc64(e), nd = tl_popc64(d);
+    if (ne > KJ_MAX_HAND || nd > KJ_MAX_HAND) return KJ_TOO_MANY;
+    int nl = leader ? nd : ne, nf = leader ? ne : nd;
+    if (trick < 0 ? nl != nf : nl + 1 != nf) return KJ_SIZES;
+    return KJ_OK;
 }
 
 static int kj_points_of(const kj_ctx *c, uint32_t h)

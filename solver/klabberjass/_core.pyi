@@ -1,13 +1,26 @@
 """Typed stub of the compiled Klabberjass core."""
 
+from collections.abc import Sequence
 from typing import Any
 
+MAX_MEGABYTES: int
+
 class Core:
-    def __init__(self, megabytes: int = 32) -> None: ...
+    def __init__(
+        self,
+        megabytes: int = 32,
+        *,
+        plain_power: Sequence[int] | None = None,
+        trump_power: Sequence[int] | None = None,
+        plain_points: Sequence[int] | None = None,
+        trump_points: Sequence[int] | None = None,
+    ) -> None: ...
     @property
     def nodes(self) -> int: ...
     @property
     def tt_bytes(self) -> int: ...
+    @property
+    def pack(self) -> int: ...
     def clear(self) -> None: ...
     def value(self, e: int, d: int, trump: int, leader: int, trick: int, bonus: int) -> int: ...
     def moves(

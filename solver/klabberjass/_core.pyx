@@ -1,17 +1,31 @@
 # cython: language_level=3
-"""Compiled Klabberjass search core (see _core.h). Ints in, ints out."""
+"""Compiled Klabberjass search core (see _core.h). Ints in, ints out.
 
-from libc.stdint cimport int8_t, int16_t, uint32_t, uint64_t, int64_t
+The card rules are data: a core is built from the four 16-entry tables of
+solver.klabberjass.rules (trick power and card points by rank, for a plain suit and
+for the trump suit), those of rules.py unless others are given. Every argument is
+checked here before C sees it: a bad one raises TypeError or ValueError.
+"""
+
+import operator
+
 from cpython.exc cimport PyErr_CheckSignals
+from libc.stdint cimport int8_t, int16_t, uint32_t, uint64_t
 
 cdef extern from "_core.h" nogil:
     ctypedef struct kj_ctx:
         uint64_t nodes
+        uint64_t pack
         volatile int *stop
+    int KJ_MAX_HAND, KJ_MAX_PACK_POINTS, KJ_MAX_BONUS
+    int KJ_OK, KJ_BAD_TRUMP, KJ_BAD_LEADER, KJ_BAD_TRICK, KJ_NOT_PACK, KJ_OVERLAP
+    int KJ_TOO_MANY, KJ_SIZES
     kj_ctx *kj_new(size_t megabytes)
     void kj_free(kj_ctx *c)
     void kj_clear(kj_ctx *c)
     size_t kj_tt_bytes(const kj_ctx *c)
+    void kj_set_rules(kj_ctx *c, const int **power, const int **points)
+    int kj_check(const kj_ctx *c, uint64_t e, uint64_t d, int trump, int leader, int trick)
     int kj_value(kj_ctx *c, uint64_t e, uint64_t d, int trump, int leader, int trick, int bonus)
     int kj_moves(kj_ctx *c, uint64_t e, uint64_t d, int trump, int leader, int trick, int bonus,
                  int *cards, int *values)
@@ -45,18 +59,108 @@ cdef extern from "_core.h" nogil:
     int kj_card_to_external(const kj_ctx *c, int ic)
 
 
+#: Largest transposition table a core accepts, in MB.
+MAX_MEGABYTES = 1 << 20
+_INT_MAX = 2**31 - 1
+
+
+cdef object _index(object value, str name):
+    """``value`` as a Python int."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}") from None
+
+
+cdef object _int(object value, str name, object lo, object hi, str expected):
+    """``value`` as a Python int within ``lo..hi``."""
+    x = _index(value, name)
+    if not lo <= x <= hi:
+        raise ValueError(f"invalid {name} {x} (expected {expected})")
+    return x
+
+
+cdef uint64_t _mask(object value, str name) except? 0:
+    return _int(value, name, 0, 2**64 - 1, "a 64-bit card set")
+
+
+cdef str _problem(int code, uint64_t e, uint64_t d, int trump, int leader, int trick):
+    """What kj_check's code says about a position."""
+    if code == KJ_BAD_TRUMP:
+        return f"invalid trump {trump} (expected a suit 0..3)"
+    if code == KJ_BAD_LEADER:
+        return f"invalid leader {leader} (expected 0 for E or 1 for D)"
+    if code == KJ_BAD_TRICK:
+        return f"invalid trick card {trick} (expected -1 for none or a card of the pack)"
+    if code == KJ_NOT_PACK:
+        return f"hands {e:#x} and {d:#x} hold a card outside the pack"
+    if code == KJ_OVERLAP:
+        return f"a card is twice in hands {e:#x}, {d:#x} and trick card {trick}"
+    if code == KJ_TOO_MANY:
+        return f"hands {e:#x} and {d:#x}: a hand holds more than {KJ_MAX_HAND} cards"
+    return (f"hand sizes {bin(e).count('1')} (E) and {bin(d).count('1')} (D) do not fit "
+            f"leader {leader} and trick card {trick} (equal at a trick boundary, the "
+            f"leader's one card shorter once he has led)")
+
+
+cdef list _table(object table, str name):
+    """A rule table as a list of 16 ints."""
+    try:
+        values = list(table)
+    except TypeError:
+        raise TypeError(f"{name} must be a sequence of 16 ints, not {type(table).__name__}") from None
+    if len(values) != 16:
+        raise ValueError(f"{name} must have 16 entries (one per rank field), not {len(values)}")
+    return [_int(v, f"{name}[{r}]", -(2**31), _INT_MAX, "an int") for r, v in enumerate(values)]
+
+
+def _default_rules():
+    from solver.klabberjass import rules
+
+    return rules.PLAIN_POWER, rules.TRUMP_POWER, rules.PLAIN_RANK_POINTS, rules.TRUMP_RANK_POINTS
+
+
 cdef class Core:
-    """One search context with its own transposition table of ``megabytes`` MB."""
+    """One search context with its own transposition table of ``megabytes`` MB.
+
+    The card rules are the tables of solver.klabberjass.rules unless given: trick power
+    by rank (-1 outside the pack) and card points by rank, for a plain suit and for the
+    trump suit.
+    """
 
     cdef kj_ctx *ctx
     cdef volatile int stop_flag
 
-    def __cinit__(self, int megabytes=32):
-        if megabytes < 1:
-            raise ValueError(f"transposition table size must be at least 1 MB, not {megabytes}")
-        self.ctx = kj_new(megabytes)
+    def __cinit__(self, megabytes=32, *, plain_power=None, trump_power=None,
+                  plain_points=None, trump_points=None):
+        cdef int power[2][16]
+        cdef int points[2][16]
+        cdef const int *pw[2]
+        cdef const int *pt[2]
+        mb = _index(megabytes, "transposition table size")
+        if mb < 1:
+            raise ValueError(f"transposition table size must be at least 1 MB, not {mb}")
+        if mb > MAX_MEGABYTES:
+            raise ValueError(
+                f"transposition table size must be at most {MAX_MEGABYTES} MB, not {mb}")
+        defaults = _default_rules()
+        tables = [
+            _table(t if t is not None else defaults[i], name)
+            for i, (t, name) in enumerate((
+                (plain_power, "plain_power"), (trump_power, "trump_power"),
+                (plain_points, "plain_points"), (trump_points, "trump_points")))
+        ]
+        _check_rules(*tables)
+        for t in range(2):
+            for r in range(16):
+                power[t][r] = tables[t][r]
+                points[t][r] = tables[2 + t][r]
+            pw[t] = power[t]
+            pt[t] = points[t]
+        self.ctx = kj_new(mb)
         if self.ctx is NULL:
-            raise MemoryError(f"cannot allocate a {megabytes} MB transposition table")
+            raise MemoryError(f"cannot allocate a {mb} MB transposition table")
+        kj_set_rules(self.ctx, pw, pt)
         self.stop_flag = 0
         self.ctx.stop = &self.stop_flag
 
@@ -71,48 +175,95 @@ cdef class Core:
     def tt_bytes(self):
         return kj_tt_bytes(self.ctx)
 
+    @property
+    def pack(self):
+        """The cards of the pack (52-card form), from the power tables."""
+        return self.ctx.pack
+
     def clear(self):
         kj_clear(self.ctx)
 
-    def value(self, uint64_t e, uint64_t d, int trump, int leader, int trick, int bonus):
+    cdef int _position(self, e, d, trump, leader, trick, bonus, uint64_t *he, uint64_t *hd,
+                       int *args) except -1:
+        """Check one position's arguments; args = trump, leader, trick, bonus."""
+        he[0] = _mask(e, "E hand")
+        hd[0] = _mask(d, "D hand")
+        args[0] = _int(trump, "trump", -(2**31), _INT_MAX, "a suit 0..3")
+        args[1] = _int(leader, "leader", -(2**31), _INT_MAX, "0 for E or 1 for D")
+        args[2] = _int(trick, "trick card", -(2**31), _INT_MAX, "-1 or a card")
+        args[3] = _int(bonus, "last-trick bonus", 0, KJ_MAX_BONUS, f"0..{KJ_MAX_BONUS}")
+        cdef int code = kj_check(self.ctx, he[0], hd[0], args[0], args[1], args[2])
+        if code != KJ_OK:
+            raise ValueError(_problem(code, he[0], hd[0], args[0], args[1], args[2]))
+        return 0
+
+    def value(self, e, d, trump, leader, trick, bonus):
+        cdef uint64_t he, hd
+        cdef int a[4]
         cdef int v
+        self._position(e, d, trump, leader, trick, bonus, &he, &hd, a)
         with nogil:
-            v = kj_value(self.ctx, e, d, trump, leader, trick, bonus)
+            v = kj_value(self.ctx, he, hd, a[0], a[1], a[2], a[3])
         return v
 
-    def moves(self, uint64_t e, uint64_t d, int trump, int leader, int trick, int bonus):
-        cdef int cards[18]
-        cdef int values[18]
+    def moves(self, e, d, trump, leader, trick, bonus):
+        cdef uint64_t he, hd
+        cdef int a[4]
+        cdef int cards[2 * 9 + 1]
+        cdef int values[2 * 9 + 1]
         cdef int n
+        self._position(e, d, trump, leader, trick, bonus, &he, &hd, a)
         with nogil:
-            n = kj_moves(self.ctx, e, d, trump, leader, trick, bonus, cards, values)
+            n = kj_moves(self.ctx, he, hd, a[0], a[1], a[2], a[3], cards, values)
         return [(cards[i], values[i]) for i in range(n)]
 
-    def pv(self, uint64_t e, uint64_t d, int trump, int leader, int trick, int bonus):
-        cdef int cards[18]
+    def pv(self, e, d, trump, leader, trick, bonus):
+        cdef uint64_t he, hd
+        cdef int a[4]
+        cdef int cards[2 * 9 + 1]
         cdef int value = 0
         cdef int n
+        self._position(e, d, trump, leader, trick, bonus, &he, &hd, a)
         with nogil:
-            n = kj_pv(self.ctx, e, d, trump, leader, trick, bonus, cards, &value)
+            n = kj_pv(self.ctx, he, hd, a[0], a[1], a[2], a[3], cards, &value)
         return value, [cards[i] for i in range(n)]
 
-    def values(self, const uint64_t[:] e, const uint64_t[:] d, const signed char[:] trump,
-               const signed char[:] leader, const signed char[:] trick, int bonus, int[:] out):
+    def values(self, e, d, trump, leader, trick, bonus, out):
         """Solve many positions (E's points into ``out``) with no Python work per node.
 
-        The GIL is released while solving; between chunks of 256 positions pending
-        signals are checked, so Ctrl-C stops a long batch promptly.
+        ``e``, ``d`` are buffers of uint64 (``array('Q')``), ``trump``, ``leader``,
+        ``trick`` of int8 (``array('b')``), ``out`` a writable buffer of int32
+        (``array('i')``), all of one length; every position is checked before any is
+        solved. The GIL is released while solving; between chunks of 256 positions
+        pending signals are checked, so Ctrl-C stops a long batch promptly.
         """
-        cdef Py_ssize_t i, start, stop, n = e.shape[0]
+        cdef const uint64_t[:] ve = _buffer_u64(e, "e")
+        cdef const uint64_t[:] vd = _buffer_u64(d, "d")
+        cdef const int8_t[:] vt = _buffer_i8(trump, "trump")
+        cdef const int8_t[:] vl = _buffer_i8(leader, "leader")
+        cdef const int8_t[:] vk = _buffer_i8(trick, "trick")
+        cdef int[:] vo = _buffer_out(out, "out")
+        cdef Py_ssize_t i, start, stop, n = ve.shape[0]
+        cdef int b = _int(bonus, "last-trick bonus", 0, KJ_MAX_BONUS, f"0..{KJ_MAX_BONUS}")
+        cdef int code = KJ_OK
+        for name, m in (("d", vd), ("trump", vt), ("leader", vl), ("trick", vk), ("out", vo)):
+            if m.shape[0] != n:
+                raise ValueError(f"{name} has {m.shape[0]} entries, e has {n}: one per position")
+        with nogil:
+            for i in range(n):
+                code = kj_check(self.ctx, ve[i], vd[i], vt[i], vl[i], vk[i])
+                if code != KJ_OK:
+                    break
+        if code != KJ_OK:
+            raise ValueError(f"position {i}: " + _problem(code, ve[i], vd[i], vt[i], vl[i], vk[i]))
         for start in range(0, n, 256):
             stop = min(start + 256, n)
             with nogil:
                 for i in range(start, stop):
-                    out[i] = kj_value(self.ctx, e[i], d[i], trump[i], leader[i], trick[i], bonus)
+                    vo[i] = kj_value(self.ctx, ve[i], vd[i], vt[i], vl[i], vk[i], b)
             PyErr_CheckSignals()
 
-    def optimal_tree(self, uint64_t e, uint64_t d, int trump, int leader, int trick, int bonus,
-                     bint per_class, int max_nodes):
+    def optimal_tree(self, e, d, trump, leader, trick, bonus, per_class, max_nodes):
         """The DAG of optimal play from a position, as flat lists (None if over max_nodes).
 
         Nodes, in order of discovery (breadth-first; node 0 is the root): ``e``, ``d``
@@ -125,11 +276,16 @@ cdef class Core:
         of the card's equivalent cards; None unless ``per_class``). See kj_tree_build
         in _core.h.
         """
+        cdef uint64_t he, hd
+        cdef int a[4]
         cdef kj_tree *t = NULL
         cdef kj_ctx *ctx = self.ctx
         cdef int n, i
+        cdef int limit = _int(max_nodes, "max_nodes", 0, _INT_MAX, f"0..{_INT_MAX}")
+        cdef bint pc = bool(per_class)
+        self._position(e, d, trump, leader, trick, bonus, &he, &hd, a)
         with nogil:
-            n = kj_tree_build(self.ctx, e, d, trump, leader, trick, bonus, per_class, max_nodes, &t)
+            n = kj_tree_build(self.ctx, he, hd, a[0], a[1], a[2], a[3], pc, limit, &t)
         try:
             if n == -1:
                 return None
@@ -157,7 +313,66 @@ cdef class Core:
                 "loss": [t.eloss[i] for i in range(t.ne)],
                 "won": [t.ewon[i] for i in range(t.ne)],
                 "points": [t.epts[i] for i in range(t.ne)],
-                "cls": [t.eclass[i] for i in range(t.ne)] if per_class else None,
+                "cls": [t.eclass[i] for i in range(t.ne)] if pc else None,
             }
         finally:
             kj_tree_free(t)
+
+
+def _check_rules(list plain_power, list trump_power, list plain_points, list trump_points):
+    """Refuse card tables the search cannot use (see kj_set_rules in _core.h)."""
+    pack = [r for r in range(16) if plain_power[r] >= 0]
+    for name, power, points in (("plain", plain_power, plain_points),
+                                ("trump", trump_power, trump_points)):
+        ranks = [r for r in range(16) if power[r] >= 0]
+        if ranks != pack:
+            raise ValueError(
+                f"{name}_power puts ranks {ranks} in the pack, plain_power ranks {pack}: "
+                "both must name the same ranks")
+        if not 1 <= len(ranks) <= 8 or any(power[r] < -1 for r in range(16)):
+            raise ValueError(
+                f"{name}_power must give 1 to 8 ranks a power and the others -1, not {power}")
+        if any(r > 12 for r in ranks):
+            raise ValueError(f"{name}_power gives a power to rank field 13-15, which is no rank")
+        if sorted(power[r] for r in ranks) != list(range(len(ranks))):
+            raise ValueError(
+                f"{name}_power must give the ranks of the pack the powers 0..{len(ranks) - 1} "
+                f"once each, not {[power[r] for r in ranks]}")
+        if any(not 0 <= points[r] <= 100 for r in ranks):
+            raise ValueError(f"{name}_points must be 0..100 for the cards of the pack, not {points}")
+        by_power = [points[r] for r in sorted(ranks, key=lambda r: power[r])]
+        if by_power != sorted(by_power):
+            raise ValueError(
+                f"{name}_points must not decrease with trick power (the search relies on it), "
+                f"but by power they are {by_power}")
+    total = 3 * sum(plain_points[r] for r in pack) + sum(trump_points[r] for r in pack)
+    if total > KJ_MAX_PACK_POINTS:
+        raise ValueError(f"the pack is worth {total} points, more than the core's "
+                         f"{KJ_MAX_PACK_POINTS}")
+
+
+cdef const uint64_t[:] _buffer_u64(object buf, str name):
+    cdef const uint64_t[:] view
+    try:
+        view = buf
+    except (TypeError, ValueError, BufferError) as err:
+        raise TypeError(f"{name} must be a buffer of uint64 (array('Q')): {err}") from None
+    return view
+
+
+cdef const int8_t[:] _buffer_i8(object buf, str name):
+    cdef const int8_t[:] view
+    try:
+        view = buf
+    except (TypeError, ValueError, BufferError) as err:
+        raise TypeError(f"{name} must be a buffer of int8 (array('b')): {err}") from None
+    return view
+
+
+cdef int[:] _buffer_out(object buf, str name):
+    cdef int[:] view
+    try:
+        view = buf
+    except (TypeError, ValueError, BufferError) as err:
+        raise TypeError(f"{name} must be a writable buffer of int32 (array('i')): {err}") from None
+    return view

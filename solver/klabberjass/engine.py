@@ -15,7 +15,15 @@ from dataclasses import dataclass
 from solver.cards import card_str
 from solver.klabberjass import _core as _klabberjass
 from solver.klabberjass.position import Position
-from solver.klabberjass.rules import SEATS, SEED, Rules
+from solver.klabberjass.rules import (
+    PLAIN_POWER,
+    PLAIN_RANK_POINTS,
+    SEATS,
+    SEED,
+    TRUMP_POWER,
+    TRUMP_RANK_POINTS,
+    Rules,
+)
 
 DEFAULT_TT_MB = 32
 
@@ -27,12 +35,19 @@ def klabberjass_core(tt_mb: int | None = None) -> _klabberjass.Core:
 
     One context per size is kept for the life of the process: its table stays valid
     across positions (entries are keyed on trump, leader and both hands), so later
-    solves reuse earlier work.
+    solves reuse earlier work. The core plays by the card tables of
+    :mod:`solver.klabberjass.rules`.
     """
     size = DEFAULT_TT_MB if tt_mb is None else tt_mb
     core = _cores.get(size)
     if core is None:
-        core = _cores[size] = _klabberjass.Core(size)
+        core = _cores[size] = _klabberjass.Core(
+            size,
+            plain_power=PLAIN_POWER,
+            trump_power=TRUMP_POWER,
+            plain_points=PLAIN_RANK_POINTS,
+            trump_points=TRUMP_RANK_POINTS,
+        )
     return core
 
 
