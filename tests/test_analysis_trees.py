@@ -8,8 +8,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.cli.klabberjass_verbs import random_positions
 from analysis.review import naive_line, review
+from analysis.samples import random_positions
 from analysis.trees import (
     TreeTooLargeError,
     _build,
