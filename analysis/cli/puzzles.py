@@ -1,9 +1,10 @@
-"""``tricklab puzzles generate <game> --count N --seed S [--cards K] …`` (SPEC §4).
+"""``tricklab puzzles generate <game> --count N --seed S [--cards K] …``: verified puzzles.
 
 With ``--json`` one JSON line per puzzle: ``{"position", "goal", "solution", "rating"}``
 and the extra keys of :meth:`analysis.puzzles.Puzzle.to_json`; otherwise a readable
 diagram per puzzle. ``--out DIR`` also writes ``puzzles.jsonl``, one diagram per puzzle
-(``--render svg`` by default, or ``png``) and the printable ``sheet.html``.
+(``--render svg`` by default, or ``png``) and the printable ``sheet.html``. Finding
+fewer puzzles than asked within ``--max-candidates`` is exit status 1.
 """
 
 from __future__ import annotations
@@ -11,18 +12,22 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
-from solver.errors import TricklabError
+from analysis.cli.common import GAME_NAMES, UsageError, at_least
+from analysis.cli.textio import position_diagram
+from analysis.puzzles.generate import Puzzle, default_min_decisions, iter_puzzles
+from analysis.puzzles.render import puzzle_title, solution_text, write_diagrams
+from solver.games import get_game
+
+HELP = "generate verified double-dummy puzzles"
 
 
-class PuzzleUsageError(TricklabError):
-    """Bad options of ``tricklab puzzles``."""
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The options of ``tricklab puzzles`` (called by :func:`analysis.cli.main.build_parser`)."""
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``tricklab puzzles``."""
+    p = parser
     p.add_argument("action", choices=("generate",), help="generate")
-    p.add_argument("game", choices=("klabberjass", "carabin"), help="klabberjass or carabin")
+    p.add_argument("game", choices=GAME_NAMES, help=" or ".join(GAME_NAMES))
     p.add_argument("--count", type=int, default=10, help="number of puzzles")
     p.add_argument("--seed", type=int, default=0, help="seed (same seed, same puzzles)")
     p.add_argument("--cards", type=int, default=4, help="cards left per hand (Carabin: per seat)")
@@ -42,33 +47,29 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--render", choices=("svg", "png"), default=None, help="diagram format")
 
 
-def _text(puzzle, number: int) -> str:
-    from analysis.puzzles.render import puzzle_title, solution_text
-
+def _text(puzzle: Puzzle, number: int) -> str:
+    game = get_game(puzzle.game)
+    diagram = position_diagram(game, game.parse_position(puzzle.position))
     lines = [puzzle_title(puzzle, number), f"  {puzzle.position}"]
-    if puzzle.game == "klabberjass":
-        from analysis.cli.klabberjass_verbs import position_diagram
-        from solver.klabberjass import Position
-
-        lines += ["  " + x for x in position_diagram(Position.parse(puzzle.position)).splitlines()]
+    lines += ["  " + x for x in diagram.splitlines()]
     lines.append(f"  solution: {solution_text(puzzle)}")
     return "\n".join(lines)
 
 
-def puzzles(args: argparse.Namespace) -> int:
+def _write(found: list[Puzzle], folder: Path, render: str, game: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / "puzzles.jsonl", "w", encoding="utf-8") as fh:
+        for p in found:
+            fh.write(json.dumps(p.to_json()) + "\n")
+    write_diagrams(found, folder, render, title=f"{game} puzzles")
+
+
+def run(args: argparse.Namespace) -> int:
     """Run ``tricklab puzzles generate``."""
-    from analysis.puzzles.generate import iter_puzzles
-
-    if args.count < 1:
-        raise PuzzleUsageError(f"invalid --count {args.count} (expected 1 or more)")
-    if args.max_candidates is not None and args.max_candidates < 1:
-        raise PuzzleUsageError(
-            f"invalid --max-candidates {args.max_candidates} (expected 1 or more)"
-        )
+    at_least(args.count, "--count")
+    at_least(args.max_candidates, "--max-candidates")
     if args.render is not None and args.out is None:
-        raise PuzzleUsageError("--render needs --out DIR (where to write the diagrams)")
-    from analysis.puzzles.generate import default_min_decisions
-
+        raise UsageError("--render needs --out DIR (where to write the diagrams)")
     min_decisions = args.min_decisions
     if min_decisions is None:
         min_decisions = default_min_decisions(args.game, args.cards, args.goal)
@@ -82,7 +83,7 @@ def puzzles(args: argparse.Namespace) -> int:
         if show and tried % 50 == 0:
             print(f"\r{found}/{args.count} puzzles, {tried} candidates", end="", file=sys.stderr)
 
-    found = []
+    found: list[Puzzle] = []
     it = iter_puzzles(
         args.game,
         seed=args.seed,
@@ -97,25 +98,13 @@ def puzzles(args: argparse.Namespace) -> int:
     )
     for p in it:
         found.append(p)
-        if args.json:
-            print(json.dumps(p.to_json()), flush=True)
-        else:
-            print(_text(p, len(found)), flush=True)
+        print(json.dumps(p.to_json()) if args.json else _text(p, len(found)), flush=True)
         if len(found) >= args.count:
             break
     if show:
         print(file=sys.stderr)
     if args.out is not None:
-        from pathlib import Path
-
-        from analysis.puzzles.render import write_diagrams
-
-        folder = Path(args.out)
-        folder.mkdir(parents=True, exist_ok=True)
-        with open(folder / "puzzles.jsonl", "w", encoding="utf-8") as fh:
-            for p in found:
-                fh.write(json.dumps(p.to_json()) + "\n")
-        write_diagrams(found, folder, args.render or "svg", title=f"{args.game} puzzles")
+        _write(found, Path(args.out), args.render or "svg", args.game)
     if len(found) < args.count:
         print(
             f"tricklab: error: found {len(found)} of {args.count} puzzles in {limit} candidates "
@@ -124,6 +113,3 @@ def puzzles(args: argparse.Namespace) -> int:
         )
         return 1
     return 0
-
-
-__all__ = ["add_arguments", "puzzles"]

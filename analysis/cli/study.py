@@ -1,15 +1,41 @@
-"""``tricklab study``: list the studies or run one (see :mod:`analysis.studies`)."""
+"""``tricklab study``: list the studies, or run one into Parquet files (see :mod:`analysis.studies`).
+
+A study writes its rows chunk by chunk into ``--out``; the same command run again
+resumes it, and the same ``--seed`` gives the same rows whatever the workers or the
+Dask cluster (``--scheduler``).
+"""
 
 from __future__ import annotations
 
 import argparse
-import sys
+from typing import Any
 
 from analysis.studies import STUDIES, StudyError, run_study
 
+HELP = "run a strategy study into Parquet files"
 
-def _params(pairs: list[str] | None) -> dict[str, str]:
-    out = {}
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``tricklab study``."""
+    parser.add_argument("name", nargs="?", help="the study (see --list)")
+    parser.add_argument("--list", action="store_true", help="name the studies")
+    parser.add_argument("--deals", type=int, default=None, help="number of random deals")
+    parser.add_argument("--seed", type=int, default=1, help="the study seed (default 1)")
+    parser.add_argument("--out", default=None, help="output folder (resumed if begun)")
+    parser.add_argument(
+        "--workers", type=int, default=None, help="local processes (default: cores)"
+    )
+    parser.add_argument("--scheduler", default=None, help="Dask scheduler tcp://HOST:PORT")
+    parser.add_argument("--param", action="append", help="study parameter NAME=VALUE")
+    parser.add_argument("--rules", default=None, help="Klabberjass rules preset (seed, classic)")
+    parser.add_argument(
+        "--chunk-size", type=int, default=None, help="deals a chunk (default: the study's)"
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _params(pairs: list[str] | None) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     for pair in pairs or []:
         key, eq, value = pair.partition("=")
         if not eq or not key:
@@ -18,16 +44,20 @@ def _params(pairs: list[str] | None) -> dict[str, str]:
     return out
 
 
-def study(args: argparse.Namespace) -> int:
-    """Run ``tricklab study``; returns the exit status."""
-    if args.list or not args.name:
-        if not args.list:
-            raise StudyError("name a study to run, or --list to see them")
-        for s in STUDIES.values():
-            params = " ".join(f"{k}={v}" for k, v in s.params.items()) or "-"
-            print(f"{s.name:22} {s.description}")
-            print(f"{'':22} parameters: {params}; {s.chunk_size} deals a chunk")
+def _list() -> None:
+    for s in STUDIES.values():
+        params = " ".join(f"{k}={v}" for k, v in s.params.items()) or "-"
+        print(f"{s.name:22} {s.description}")
+        print(f"{'':22} parameters: {params}; {s.chunk_size} deals a chunk")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``tricklab study``."""
+    if args.list:
+        _list()
         return 0
+    if not args.name:
+        raise StudyError("name a study to run, or --list to see them")
     if args.deals is None:
         raise StudyError("--deals is required")
     if args.out is None:
@@ -35,7 +65,7 @@ def study(args: argparse.Namespace) -> int:
     params = _params(args.param)
     if args.rules is not None:
         params["rules"] = args.rules
-    run = run_study(
+    done = run_study(
         args.name,
         deals=args.deals,
         seed=args.seed,
@@ -47,9 +77,8 @@ def study(args: argparse.Namespace) -> int:
         chunk_size=args.chunk_size,
     )
     print(
-        f"{args.name}: {run.chunks} chunks in {run.out} ({run.computed} computed now, "
-        f"{run.chunks - run.computed} already there); {run.deals_computed} deals in "
-        f"{run.seconds:.1f} s ({run.deals_per_second:.0f} deals/s)",
-        file=sys.stdout,
+        f"{args.name}: {done.chunks} chunks in {done.out} ({done.computed} computed now, "
+        f"{done.chunks - done.computed} already there); {done.deals_computed} deals in "
+        f"{done.seconds:.1f} s ({done.deals_per_second:.0f} deals/s)"
     )
     return 0

@@ -1,0 +1,380 @@
+"""``tricklab bench <game> --what …``: every benchmark of tricklab, on seeded random deals.
+
+Klabberjass, ``--what``:
+
+- ``solve`` (default): the exact value of ``--deals`` random full 9-card deals (random
+  trump, E leads), one call each and as one batch, the table cleared first; with
+  ``--reference-deals K`` the first K also by the reference minimax, as a check and
+  for the speed-up.
+- ``table``: the whole deal table (4 trumps x 2 bidders, the dix under ``classic``).
+- ``tree``: the full optimal trick tree of a random 9-card position.
+- ``advice``: PIMC over 200 worlds at the first trick (E to lead, turn-up suit trump).
+
+Carabin, ``--what`` is a comma-separated list of ``exact`` (the bidder's exact points
+of a full deal), ``make`` (one make/fail probe at half the points in play plus one) and
+``chelem`` (the all-tricks search), by default ``exact,make`` (``make`` for six
+players); a random bidder, the turn-up suit trump, seat 0 leading. ``--reference-deals
+K`` also checks the engine against the reference minimax on K deals cut down to one
+card a hand.
+
+The transposition table is cleared before every timed deal, so every figure is for a
+first solve. ``--json`` prints the figures as one object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+
+from analysis.advice import advise
+from analysis.cli.common import UsageError, add_game, add_players, add_rules, at_least, game_of
+from analysis.samples import random_positions
+from solver.carabin.deal import Deal as CarabinDeal
+from solver.carabin.engine import (
+    DEFAULT_TT_MB,
+    carabin_all_tricks,
+    carabin_core,
+    carabin_make,
+    carabin_value,
+)
+from solver.carabin.position import Position as CarabinPosition
+from solver.cards import SUITS, card_str, format_holding, suit_of
+from solver.games import Game
+from solver.klabberjass.deal import Deal as KlabberjassDeal
+from solver.klabberjass.engine import klabberjass_core, klabberjass_values
+from solver.klabberjass.rules import Rules
+from solver.klabberjass.table import deal_table, engine_solver
+from solver.klabberjass.view import KlabberjassView
+from solver.reference import carabin_points, klabberjass_points
+
+HELP = "measure the speed of the engines and analyses"
+
+KLABBERJASS_WHAT = ("solve", "table", "tree", "advice")
+CARABIN_WHAT = ("exact", "make", "chelem")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``tricklab bench``."""
+    add_game(parser)
+    parser.add_argument("--deals", type=int, default=1000, help="number of random deals")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
+    parser.add_argument(
+        "--reference-deals", type=int, default=None, help="deals for the reference check"
+    )
+    add_players(parser)
+    parser.add_argument(
+        "--what",
+        default=None,
+        help=f"what to measure: klabberjass {', '.join(KLABBERJASS_WHAT)} (default solve); "
+        f"carabin a comma-separated list of {', '.join(CARABIN_WHAT)} "
+        "(default exact,make; make for 6 players)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    add_rules(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``tricklab bench``."""
+    game = game_of(args)
+    at_least(args.deals, "--deals")
+    if game.name == "carabin":
+        report, lines = _carabin(game, args)
+    else:
+        what = args.what or "solve"
+        runs: dict[str, Callable[[Game, argparse.Namespace], tuple[dict, list[str]]]] = {
+            "solve": _klabberjass_solve,
+            "table": _klabberjass_table,
+            "tree": _klabberjass_tree,
+            "advice": _klabberjass_advice,
+        }
+        if what not in runs:
+            raise UsageError(
+                f"unknown --what '{what}' for klabberjass (solve, table, advice or tree)"
+            )
+        report, lines = runs[what](game, args)
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print("\n".join(lines))
+    return 0
+
+
+def _ms(seconds: list[float]) -> str:
+    return (
+        f"median {1e3 * statistics.median(seconds):.3f} ms, "
+        f"mean {1e3 * statistics.fmean(seconds):.3f} ms, max {1e3 * max(seconds):.3f} ms"
+    )
+
+
+# ---------------------------------------------------------------- klabberjass
+
+
+def _klabberjass_solve(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
+    rules = game.rules
+    positions = random_positions(args.deals, args.seed)
+    core = klabberjass_core()
+    core.clear()  # no help from earlier solves: every figure is for a first solve
+    bonus = rules.last_trick
+    engine_times = []
+    values = []
+    clock = time.perf_counter
+    start_all = clock()
+    for p in positions:
+        start = clock()
+        values.append(core.value(p.hands[0], p.hands[1], p.trump, 0, -1, bonus))
+        engine_times.append(clock() - start)
+    total = clock() - start_all
+
+    core.clear()
+    start = clock()
+    batch = klabberjass_values(positions, rules)
+    batch_total = clock() - start
+    if batch != values:
+        raise RuntimeError("batch and single solves disagree")  # a bug, never bad input
+    # The same batch again: every position is now one table hit, so what is left is
+    # the cost of the batch call itself (building the arrays, the loop in C).
+    start = clock()
+    klabberjass_values(positions, rules)
+    overhead = clock() - start
+
+    n_ref = args.reference_deals if args.reference_deals is not None else min(args.deals, 10)
+    ref_times = []
+    for p in positions[:n_ref]:
+        start = clock()
+        e_ref, _ = klabberjass_points(p, rules)
+        ref_times.append(clock() - start)
+        if e_ref != values[len(ref_times) - 1]:
+            raise RuntimeError(f"engine and reference disagree on {p}")
+    report = {
+        "deals": args.deals,
+        "seed": args.seed,
+        "engine_solves_per_second": round(args.deals / total, 1),
+        "engine_median_ms": round(1e3 * statistics.median(engine_times), 4),
+        "engine_mean_ms": round(1e3 * statistics.fmean(engine_times), 4),
+        "engine_max_ms": round(1e3 * max(engine_times), 4),
+        "batch_us_per_position": round(1e6 * batch_total / args.deals, 2),
+        "batch_overhead_us_per_position": round(1e6 * overhead / args.deals, 3),
+        "single_call_us_per_position": round(1e6 * total / args.deals, 2),
+    }
+    if ref_times:
+        same = engine_times[: len(ref_times)]
+        report.update(
+            {
+                "reference_deals": len(ref_times),
+                "reference_median_ms": round(1e3 * statistics.median(ref_times), 2),
+                "speedup_median_same_deals": round(
+                    statistics.median(ref_times) / statistics.median(same), 1
+                ),
+            }
+        )
+    lines = [
+        f"Klabberjass, {args.deals} random full 9-card deals (seed {args.seed}), random trump, E leads",
+        f"  engine:    {report['engine_solves_per_second']:.0f} solves/s; {_ms(engine_times)}",
+        f"  batch call: {report['batch_us_per_position']:.1f} µs a position "
+        f"(single calls: {report['single_call_us_per_position']:.1f} µs); "
+        f"cost of the batch call itself: {report['batch_overhead_us_per_position']:.2f} µs a position",
+    ]
+    if ref_times:
+        lines += [
+            f"  reference: {len(ref_times)} deals; {_ms(ref_times)}",
+            "  speed-up on the same deals (median / median): "
+            f"{report['speedup_median_same_deals']:.0f}×",
+        ]
+    return report, lines
+
+
+def _klabberjass_table(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
+    """Milliseconds per full deal table, and the share spent in card-play solves."""
+    rules = game.rules
+    rng = random.Random(args.seed)
+    deals = [KlabberjassDeal.random(rng.getrandbits(64)) for _ in range(args.deals)]
+    clock = time.perf_counter
+    solve_time = [0.0]
+
+    def timed_solver(jobs: Sequence[tuple[int, int, int]], r: Rules) -> list[int]:
+        start = clock()
+        try:
+            return engine_solver(jobs, r)
+        finally:
+            solve_time[0] += clock() - start
+
+    deal_table(deals[0], rules)  # load the engine before timing
+    klabberjass_core().clear()  # start from an empty transposition table
+    times, solves = [], []
+    for d in deals:
+        solve_time[0] = 0.0
+        start = clock()
+        deal_table(d, rules, solver=timed_solver)
+        times.append(clock() - start)
+        solves.append(solve_time[0])
+    times_sorted = sorted(times)
+    report = {
+        "what": "table",
+        "deals": args.deals,
+        "seed": args.seed,
+        "rules": rules.name,
+        "median_ms": round(1e3 * statistics.median(times), 4),
+        "mean_ms": round(1e3 * statistics.fmean(times), 4),
+        "p90_ms": round(1e3 * times_sorted[int(0.9 * (len(times) - 1))], 4),
+        "max_ms": round(1e3 * max(times), 4),
+        "engine_median_ms": round(1e3 * statistics.median(solves), 4),
+        "tables_per_second": round(len(times) / sum(times), 1),
+    }
+    lines = [
+        f"Klabberjass deal tables (4 trumps x 2 bidders), {args.deals} random deals "
+        f"(seed {args.seed}), rules {rules.name}",
+        f"  per table: median {report['median_ms']:.3f} ms, mean {report['mean_ms']:.3f} ms, "
+        f"90% {report['p90_ms']:.3f} ms, max {report['max_ms']:.3f} ms",
+        f"  card-play solves: median {report['engine_median_ms']:.3f} ms a table; "
+        f"{report['tables_per_second']:.0f} tables/s",
+    ]
+    return report, lines
+
+
+def _klabberjass_tree(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
+    # networkx is heavy: loaded only for this benchmark
+    from analysis.trees import optimal_tree
+
+    times, sizes = [], []
+    for p in random_positions(args.deals, args.seed):
+        klabberjass_core().clear()
+        start = time.perf_counter()
+        graph = optimal_tree(game, p)
+        times.append(time.perf_counter() - start)
+        sizes.append(graph.number_of_nodes())
+    return _seconds_report(args, "full optimal tree of a random 9-card position", times, sizes)
+
+
+def _klabberjass_advice(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
+    times = []
+    for i in range(args.deals):
+        deal = KlabberjassDeal.random(args.seed + i)
+        view = KlabberjassView.parse(
+            f"seat=E trump={SUITS[deal.turn_suit]} turn={card_str(deal.turn)} "
+            f"hand={format_holding(deal.hands[0])}"
+        )
+        klabberjass_core().clear()
+        start = time.perf_counter()
+        advise(view, 200, seed=i, workers=None, rules=game.rules)
+        times.append(time.perf_counter() - start)
+    return _seconds_report(args, "advice over 200 worlds, first trick, E to lead", times, [])
+
+
+def _seconds_report(
+    args: argparse.Namespace, what: str, times: list[float], sizes: list[int]
+) -> tuple[dict, list[str]]:
+    """The report of the analysis benchmarks (seconds a deal; positions a tree)."""
+    report: dict = {
+        "what": args.what,
+        "deals": args.deals,
+        "seed": args.seed,
+        "median_s": round(statistics.median(times), 4),
+        "mean_s": round(statistics.fmean(times), 4),
+        "max_s": round(max(times), 4),
+    }
+    lines = [
+        f"Klabberjass {what}, {args.deals} random deals (seed {args.seed}):",
+        f"  median {report['median_s']:.3f} s, mean {report['mean_s']:.3f} s, "
+        f"max {report['max_s']:.3f} s",
+    ]
+    if sizes:
+        report["median_nodes"] = int(statistics.median(sizes))
+        report["max_nodes"] = max(sizes)
+        lines.append(
+            f"  positions per tree: median {report['median_nodes']}, max {report['max_nodes']}"
+        )
+    return report, lines
+
+
+# ---------------------------------------------------------------- carabin
+
+_CARABIN_NAMES = {
+    "exact": "exact bidder points, full deal",
+    "make": "make/fail probe (half the points + 1)",
+    "chelem": "all-tricks (chelem) search",
+}
+
+
+def _stats(ms: list[float]) -> dict:
+    return {
+        "median_ms": round(statistics.median(ms), 3),
+        "mean_ms": round(statistics.mean(ms), 3),
+        "max_ms": round(max(ms), 3),
+    }
+
+
+def _carabin(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
+    n = game.rules.players
+    order = game.rules.trick_order
+    kinds = (args.what or ("make" if n == 6 else "exact,make")).split(",")
+    for k in kinds:
+        if k not in CARABIN_WHAT:
+            raise UsageError(f"unknown --what '{k}' for carabin (expected exact, make, chelem)")
+    rng = random.Random(args.seed)
+    tt = DEFAULT_TT_MB
+    core = carabin_core(tt)
+    times: dict[str, list[float]] = {k: [] for k in kinds}
+    made = chelems = 0
+    for _ in range(args.deals):
+        d = CarabinDeal.random(players=n, rng=rng)
+        start = d.position(bidder=rng.randrange(n), trump=suit_of(d.turn), trick_order=order)
+        for k in kinds:
+            core.clear()
+            t0 = time.perf_counter()
+            if k == "exact":
+                carabin_value(start, tt)
+            elif k == "make":
+                made += carabin_make(start, d.points_in_play // 2 + 1, tt)
+            else:
+                chelems += carabin_all_tricks(start, tt)
+            times[k].append(1000 * (time.perf_counter() - t0))
+    report: dict = {
+        "game": "carabin",
+        "players": n,
+        "deals": args.deals,
+        "seed": args.seed,
+        "trick_order": order,
+        "tt_mb": tt,
+    }
+    for k in kinds:
+        report[k] = _stats(times[k])
+    if "make" in kinds:
+        report["make"]["made"] = made
+    if "chelem" in kinds:
+        report["chelem"]["chelems"] = chelems
+    if args.reference_deals:
+        report["reference"] = _carabin_reference(n, args.reference_deals, rng, order, tt)
+    lines = [
+        f"Carabin, {n} players, {args.deals} random deals (seed {args.seed}), random bidder, "
+        f"turn-up suit trump, seat 0 leads, {order}; table {tt} MB cleared per deal"
+    ]
+    for k in kinds:
+        s = report[k]
+        extra = f", made {s['made']}" if k == "make" else ""
+        extra += f", chelems {s['chelems']}" if k == "chelem" else ""
+        lines.append(
+            f"  {_CARABIN_NAMES[k]:40} median {s['median_ms']:.3f} ms  mean {s['mean_ms']:.3f} ms  "
+            f"max {s['max_ms']:.3f} ms{extra}"
+        )
+    if "reference" in report:
+        r = report["reference"]
+        lines.append(
+            f"  reference check on {r['positions']} small positions: {r['disagreements']} disagree"
+        )
+    return report, lines
+
+
+def _carabin_reference(n: int, count: int, rng: random.Random, order: str, tt: int) -> dict:
+    bad = 0
+    for _ in range(count):
+        d = CarabinDeal.random(players=n, rng=rng)
+        # keep the lowest card of every hand
+        hands = tuple((left & -left, right & -right) for left, right in d.hands)
+        p = CarabinPosition(suit_of(d.turn), rng.randrange(n), 0, 0, hands, (), order)
+        if carabin_value(p, tt) != carabin_points(p)[0]:
+            bad += 1
+    return {"positions": count, "disagreements": bad}

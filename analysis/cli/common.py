@@ -1,0 +1,105 @@
+"""What the verbs share: the game, rules and player options, and checks of numbers.
+
+Every verb that takes a game reads it with :func:`game_of`, so ``--rules`` means the
+same everywhere: a Klabberjass rules preset (``seed``, ``classic``), or the Carabin
+trick order (``alternate``, also called ``seed``, or ``left_then_right``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from solver.carabin.rules import TRICK_ORDERS
+from solver.carabin.rules import Rules as CarabinRules
+from solver.errors import RulesError, TricklabError
+from solver.games import GAMES, Game, get_game
+
+T = TypeVar("T")
+
+#: The games, as the command line names them.
+GAME_NAMES = tuple(GAMES)
+
+
+class UsageError(TricklabError):
+    """A command line that cannot be understood: an unknown verb, a bad option."""
+
+
+def add_game(parser: argparse.ArgumentParser) -> None:
+    """The ``game`` argument."""
+    parser.add_argument("game", choices=GAME_NAMES, help=" or ".join(GAME_NAMES))
+
+
+def add_rules(parser: argparse.ArgumentParser) -> None:
+    """The ``--rules`` option (see the module docstring)."""
+    parser.add_argument(
+        "--rules",
+        default="seed",
+        help="rules: seed (default) or classic for klabberjass; "
+        "the trick order alternate or left_then_right for carabin",
+    )
+
+
+def add_players(parser: argparse.ArgumentParser) -> None:
+    """The ``--players`` option (Carabin only)."""
+    parser.add_argument(
+        "--players", type=int, default=None, help="carabin: number of players, 3-6 (default 4)"
+    )
+
+
+def carabin_trick_order(name: str | None) -> str:
+    """The Carabin trick order named by ``--rules`` (``seed`` is ``alternate``).
+
+    >>> carabin_trick_order("seed"), carabin_trick_order("left_then_right")
+    ('alternate', 'left_then_right')
+
+    Raises:
+        RulesError: any other name.
+    """
+    if name in (None, "seed"):
+        return "alternate"
+    if name in TRICK_ORDERS:
+        return str(name)
+    raise RulesError(f"unknown Carabin rules '{name}' (expected seed, {' or '.join(TRICK_ORDERS)})")
+
+
+def game_of(args: argparse.Namespace) -> Game:
+    """The game of ``args.game`` under ``--rules`` (and ``--players`` for Carabin).
+
+    Raises:
+        RulesError: unknown rules, a player count outside 3-6, or ``--players`` for
+            Klabberjass (always two players).
+    """
+    rules = getattr(args, "rules", None) or "seed"
+    players = getattr(args, "players", None)
+    if args.game == "carabin":
+        order = carabin_trick_order(rules)
+        return get_game("carabin", CarabinRules(players=players or 4, trick_order=order))
+    if players not in (None, 2):
+        raise RulesError(f"invalid --players {players} (klabberjass is played by two)")
+    return get_game(args.game, rules)
+
+
+def read(game: Game, text: str, parse: Callable[[str], T]) -> T:
+    """``parse(text)``, under the trick order of ``--rules`` unless the text names one.
+
+    ``parse`` is one of the game's readers (a position, a start, a view); their text
+    form names a Carabin trick order other than alternate with ``order=``.
+    """
+    value = parse(text)
+    order = getattr(game.rules, "trick_order", None)
+    current: Any = getattr(value, "trick_order", order)
+    if order is None or current == order or "order=" in text:
+        return value
+    return parse(f"{value} order={order}")
+
+
+def at_least(value: int | None, option: str, least: int = 1) -> None:
+    """Refuse a count below ``least``.
+
+    Raises:
+        UsageError: ``invalid --deals 0 (at least 1)``.
+    """
+    if value is not None and value < least:
+        raise UsageError(f"invalid {option} {value} (at least {least})")

@@ -1,0 +1,64 @@
+"""``tricklab deal <game> "<deal>"``: the double-dummy table of a whole deal.
+
+One row per bidder and trump (only the fixed ones when the deal gives ``bidder=`` /
+``trump=``). ``--json`` prints one object per deal: for Klabberjass ``deal``, ``rules``
+and ``table``; for Carabin ``points_in_play`` and ``table`` (and ``deal`` with
+``--random``). ``-`` reads one deal per stdin line; ``--random [--seed S]`` deals one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from analysis.cli.common import UsageError, add_game, add_players, add_rules, game_of
+from analysis.cli.textio import parse_inputs
+from analysis.tables import table_text
+from solver.games import Game
+
+HELP = "double-dummy table of a whole deal"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``tricklab deal``."""
+    add_game(parser)
+    parser.add_argument(
+        "deal", nargs="?", help='a deal in the game\'s notation, or "-" to read one per line'
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object per deal")
+    parser.add_argument("--random", action="store_true", help="deal one at random")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the random deal")
+    add_players(parser)
+    add_rules(parser)
+
+
+def _deals(game: Game, args: argparse.Namespace) -> list[Any]:
+    if args.random:
+        if args.deal is not None:
+            raise UsageError(
+                f'give either a deal or --random, not both (got "{args.deal}" and --random)'
+            )
+        return [game.random_deal(args.seed)]
+    if args.seed is not None:
+        raise UsageError("--seed goes with --random (it seeds the random deal)")
+    if args.players is not None:
+        raise UsageError("--players goes with --random (a deal says how many play)")
+    if args.deal is None:
+        raise UsageError('no deal given (a deal, "-" to read one per line from stdin, or --random)')
+    return parse_inputs(args.deal, game.parse_deal, "deal")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``tricklab deal``; every deal is read and checked before any table."""
+    game = game_of(args)
+    for i, deal in enumerate(_deals(game, args)):
+        table = game.deal_table(deal)
+        if args.json:
+            obj = table.to_json()
+            if args.random and "deal" not in obj:
+                obj = {"deal": str(deal), **obj}
+            print(json.dumps(obj), flush=True)
+        else:
+            print(("\n" if i else "") + table_text(table), flush=True)
+    return 0

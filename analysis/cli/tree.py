@@ -1,0 +1,67 @@
+"""``tricklab tree <game> "<position>"``: the trick tree of a position.
+
+By default every line of optimal play, transpositions merged; ``--all --depth N``
+every legal line to N cards. ``--json`` prints the tree as networkx node-link JSON,
+each edge with its ``card`` and ``loss``; otherwise a summary and the critical
+decisions (where only one card, or class of cards, keeps the value).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from analysis.cli.common import UsageError, add_game, add_rules, at_least, game_of, read
+
+HELP = "trick tree of a position (networkx node-link JSON)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``tricklab tree``."""
+    add_game(parser)
+    parser.add_argument("position", help="a position in the game's notation")
+    parser.add_argument("--json", action="store_true", help="print networkx node-link JSON")
+    parser.add_argument(
+        "--all", action="store_true", help="every legal line, not only optimal ones"
+    )
+    parser.add_argument("--depth", type=int, default=None, help="with --all: cards to look ahead")
+    parser.add_argument("--per-class", action="store_true", help="one edge per equivalent cards")
+    parser.add_argument("--max-nodes", type=int, default=200_000, help="refuse larger trees")
+    add_rules(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``tricklab tree``."""
+    # networkx is heavy: loaded only when a tree is asked for
+    from analysis.trees import critical_decisions, full_tree, optimal_tree, tree_json, tree_summary
+
+    game = game_of(args)
+    if args.depth is not None and not args.all:
+        raise UsageError("--depth goes with --all (the optimal tree always runs to the end)")
+    if args.all and args.depth is None:
+        raise UsageError("--all needs --depth N (every legal line to N cards)")
+    at_least(args.max_nodes, "--max-nodes")
+    position = read(game, args.position, game.parse_position)
+    if args.all:
+        graph = full_tree(
+            game, position, args.depth, per_class=args.per_class, max_nodes=args.max_nodes
+        )
+    else:
+        graph = optimal_tree(game, position, per_class=args.per_class, max_nodes=args.max_nodes)
+    if args.json:
+        print(json.dumps(tree_json(graph)))
+        return 0
+    s = tree_summary(graph)
+    kind = f"every legal line to {args.depth} cards" if args.all else "every optimal line"
+    print(f"Trick tree of {game.key(position)} ({kind})")
+    print(f"  value: {', '.join(f'{k} {v}' for k, v in s['value'].items())}")
+    print(f"  {s['nodes']} positions, {s['edges']} edges, {s['optimal_lines']} optimal lines")
+    print(f"  principal variation: {' '.join(s['pv'])}")
+    crit = critical_decisions(graph)
+    print(f"  critical decisions: {len(crit)}")
+    for c in crit[:10]:
+        print(
+            f"    card {c['depth'] + 1}: {c['seat']} must play {'/'.join(c['optimal'])} "
+            f"(next best loses {c['margin']}) in {c['position']}"
+        )
+    return 0

@@ -1,0 +1,117 @@
+"""``tricklab bench``: every benchmark reports its figures; bad options are refused."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .helpers import assert_one_error_line, json_lines
+
+BENCH_KEYS = {
+    "deals",
+    "seed",
+    "engine_solves_per_second",
+    "engine_median_ms",
+    "engine_mean_ms",
+    "engine_max_ms",
+    "batch_us_per_position",
+    "single_call_us_per_position",
+    "reference_deals",
+    "reference_median_ms",
+    "speedup_median_same_deals",
+}
+
+
+def test_bench_json(cli) -> None:
+    argv = ["bench", "klabberjass", "--deals", "3", "--seed", "1", "--reference-deals", "1"]
+    status, out, err = cli(*argv, "--json")
+    assert status == 0 and err == ""
+    (report,) = json_lines(out)
+    assert BENCH_KEYS <= set(report), BENCH_KEYS - set(report)
+    assert report["deals"] == 3 and report["seed"] == 1 and report["reference_deals"] == 1
+    for key in BENCH_KEYS - {"deals", "seed", "reference_deals"}:
+        assert isinstance(report[key], int | float) and report[key] > 0, key
+    assert report["engine_max_ms"] >= report["engine_median_ms"]
+
+
+def test_bench_readable_without_reference(cli) -> None:
+    argv = ["bench", "klabberjass", "--deals", "3", "--seed", "2", "--reference-deals", "0"]
+    status, out, err = cli(*argv)
+    assert status == 0 and err == ""
+    assert "3 random full 9-card deals (seed 2)" in out
+    assert "solves/s" in out and "median" in out
+    assert "reference" not in out
+
+
+def test_bench_table(cli) -> None:
+    code, out, _ = cli(
+        "bench", "klabberjass", "--what", "table", "--deals", "5", "--seed", "1", "--json"
+    )
+    report = json.loads(out)
+    assert code == 0 and report["what"] == "table" and report["deals"] == 5
+    assert 0 < report["median_ms"] <= report["max_ms"]
+    code, out, _ = cli("bench", "klabberjass", "--what", "table", "--deals", "3")
+    assert code == 0 and "median" in out
+    code, _, err = cli("bench", "klabberjass", "--what", "table", "--deals", "0")
+    assert code == 2 and "--deals" in err
+
+
+def test_bench_tree_and_advice(cli):
+    for what in ("tree", "advice"):
+        status, out, _ = cli("bench", "klabberjass", "--what", what, "--deals", "1", "--json")
+        assert status == 0 and json.loads(out)["median_s"] > 0
+
+
+def test_bench_carabin_json(cli):
+    code, out, _ = cli(
+        "bench",
+        "carabin",
+        "--players",
+        "3",
+        "--deals",
+        "3",
+        "--seed",
+        "2",
+        "--reference-deals",
+        "5",
+        "--what",
+        "exact,make,chelem",
+        "--json",
+    )
+    assert code == 0
+    report = json.loads(out)
+    assert report["players"] == 3 and report["deals"] == 3
+    for k in ("exact", "make", "chelem"):
+        assert report[k]["max_ms"] >= report[k]["median_ms"] >= 0
+    assert report["reference"] == {"positions": 5, "disagreements": 0}
+
+
+def test_bench_carabin_readable(cli):
+    code, out, _ = cli("bench", "carabin", "--players", "6", "--deals", "2")
+    assert code == 0
+    assert "make/fail probe" in out and "6 players" in out
+
+
+def test_what_help_lists_the_choices(cli):
+    code, out, _ = cli("bench", "--help")
+    assert code == 0
+    what = " ".join(out.split()).partition("--what WHAT")[2]
+    for choice in ("solve", "table", "tree", "advice", "exact", "make", "chelem"):
+        assert choice in what, choice
+
+
+@pytest.mark.parametrize(
+    "argv, named",
+    [
+        (["bench", "klabberjass", "--deals", "0"], ["--deals 0"]),
+        (["bench", "klabberjass", "--deals", "2", "--rules", "nonsense"], ["'nonsense'"]),
+        (["bench", "klabberjass", "--deals", "1", "--what", "speed"], ["'speed'", "table"]),
+        (["bench", "carabin", "--players", "9", "--deals", "1"], ["9"]),
+        (["bench", "carabin", "--players", "4", "--deals", "0"], ["--deals 0"]),
+        (["bench", "carabin", "--players", "4", "--deals", "1", "--what", "speed"], ["'speed'"]),
+    ],
+)
+def test_bad_input_one_line_status_2(cli, argv: list[str], named: list[str]) -> None:
+    status, out, err = cli(*argv)
+    assert_one_error_line(status, out, err, *named)

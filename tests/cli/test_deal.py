@@ -1,0 +1,185 @@
+"""``tricklab deal``: the deal tables of both games, golden files, random deals, bad input."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from solver.carabin import Deal as CarabinDeal
+from solver.klabberjass.deal import Deal
+
+from .helpers import DATA
+
+GOLDEN = DATA / "klabberjass-deals.jsonl"
+DEAL = "E=Q9.9.AJ7./K.7..9 D=J7.J8.K.7/.T.9.8 turn=8S"
+
+
+def golden(rules: str) -> list[dict]:
+    rows = [json.loads(line) for line in GOLDEN.read_text().splitlines()]
+    return [g for g in rows if g["rules"] == rules]
+
+
+# ---------------------------------------------------------------- klabberjass
+
+
+@pytest.mark.parametrize("rules", ["seed", "classic"])
+def test_json_matches_golden(cli, rules: str) -> None:
+    for g in golden(rules)[:5]:
+        code, out, err = cli("deal", "klabberjass", g["deal"], "--json", "--rules", rules)
+        assert (code, err) == (0, "")
+        got = json.loads(out)
+        assert (got["deal"], got["rules"]) == (g["deal"], rules)
+        pairs = zip(got["table"], g["table"], strict=True)
+        assert [{k: row[k] for k in want} for row, want in pairs] == g["table"]
+
+
+def test_json_fixed_contract_and_extra_keys(cli) -> None:
+    code, out, _ = cli("deal", "klabberjass", DEAL + " trump=S bidder=E", "--json")
+    (row,) = json.loads(out)["table"]
+    # E = KQ9.97.AJ7.9 holds K and Q of spades: 39 + Bella 50 = 89 against 41
+    assert row == {
+        "bidder": "E",
+        "trump": "S",
+        "card_points": {"E": 39, "D": 41},
+        "score": {"E": 89, "D": 41},
+        "result": "made",
+        "sequences": {"E": 0, "D": 0},
+        "bella": {"E": 50, "D": 0},
+        "declared": {"E": {"runs": [], "bella": True}, "D": {"runs": [], "bella": False}},
+        "dix": None,
+    }
+
+
+def test_json_key_order(cli) -> None:
+    code, out, _ = cli("deal", "klabberjass", DEAL + " trump=S bidder=E", "--json")
+    assert code == 0 and out.startswith('{"deal": "' + DEAL)
+    assert list(json.loads(out)) == ["deal", "rules", "table"]
+
+
+def test_readable_table(cli) -> None:
+    code, out, err = cli("deal", "klabberjass", DEAL)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == f"Deal {DEAL}  (rules: seed)"
+    assert "Score E-D" in out and "Bidder declares" in out
+    rows = [line for line in lines if line.startswith("  ♠ S")]
+    assert len(rows) == 2
+    assert rows[0].split()[2:7] == ["E", "39-41", "0-0", "50-0", "-"]
+    assert "89-41" in rows[0] and "made" in rows[0] and "Bella" in rows[0]
+    assert "130-0" in rows[1] and "bate" in rows[1]
+
+
+def test_readable_shows_sinking_and_dix(cli) -> None:
+    deal = "E=9.KJ.98.7/Q.9.T. D=AK7.Q.K7./T.T7.. turn=QD trump=D bidder=E"
+    code, out, _ = cli("deal", "klabberjass", deal, "--rules", "classic")
+    (line,) = [x for x in out.splitlines() if x.startswith("  ♦ D")]
+    # D takes the dix, E sinks his trump run T98 and goes bate: D scores 108
+    assert line.split()[2:] == ["E", "41-47", "0-0", "0-20", "D", "0-108", "bate", "-", "T98D"]
+
+
+def test_random_deal(cli) -> None:
+    code, out, _ = cli("deal", "klabberjass", "--random", "--seed", "5", "--json")
+    first = json.loads(out)
+    assert first["deal"] == str(Deal.random(5)) and len(first["table"]) == 8
+    _, again, _ = cli("deal", "klabberjass", "--random", "--seed", "5", "--json")
+    assert again == out
+    code, out, _ = cli("deal", "klabberjass", "--random")
+    assert code == 0 and out.startswith("Deal E=")
+
+
+def test_batch_from_stdin(cli, monkeypatch) -> None:
+    deals = [g["deal"] for g in golden("classic")[:3]]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(deals) + "\n\n"))
+    code, out, _ = cli("deal", "klabberjass", "-", "--json", "--rules", "classic")
+    lines = out.splitlines()
+    assert code == 0 and [json.loads(x)["deal"] for x in lines] == deals
+
+
+@pytest.mark.parametrize(
+    "argv, quoted",
+    [
+        (["E=AK.K.K8.A/T9..J. D=8.QT8.9.8/..A.K turn=7C"], "D=8.QT8.9.8/..A.K"),  # 8 cards
+        (["E=AK.K.K8.A/T9..J. D=8.QT8.9.8/..A.KJ turn=AS"], "turn-up AS"),  # AS in E's hand
+        (["E=AKT9.K.K8.AJ D=8.QT8.A9.KJ8 turn=7C"], "JC"),  # JC twice
+        (["E=AK.K.K8.A/T9..J. D=8.QT8.9.8/..A.KJ turn=7C", "--rules", "modern"], "'modern'"),
+        (["E=AK.K.K8.A/T9..J. D=8.QT8.9.8/..A.KJ turn=7C", "--random"], "not both"),
+        (["E=AK.K.K8.A/T9..J. D=8.QT8.9.8/..A.KJ turn=7C", "--seed", "3"], "--random"),
+        ([], "no deal"),
+        (["E=AK.K.K8.A/T9..J. D=8.QT8.9.8/..A.KJ turn=7C foo=1"], "'foo'"),
+        (["--random", "--players", "3"], "two"),
+    ],
+)
+def test_bad_input_exits_2(cli, argv: list[str], quoted: str) -> None:
+    code, out, err = cli("deal", "klabberjass", *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("tricklab: error:") and quoted in err
+
+
+def test_bad_batch_line_prints_nothing_else(cli, monkeypatch) -> None:
+    good = golden("seed")[0]["deal"]
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"{good}\n{good} turn=7C\n"))
+    code, out, err = cli("deal", "klabberjass", "-", "--json")
+    assert (code, out) == (2, "") and "line 2" in err and err.count("\n") == 1
+
+
+# ---------------------------------------------------------------- carabin
+
+
+def test_carabin_json_matches_golden(cli):
+    for line in (DATA / "carabin-deals.jsonl").read_text().splitlines():
+        g = json.loads(line)
+        code, out, _ = cli("deal", "carabin", g["deal"], "--json")
+        assert code == 0
+        assert json.loads(out) == {"points_in_play": g["points_in_play"], "table": g["table"]}
+
+
+def test_carabin_readable(cli):
+    g = json.loads((DATA / "carabin-deals.jsonl").read_text().splitlines()[1])
+    code, out, _ = cli("deal", "carabin", g["deal"])
+    assert code == 0
+    assert "Points in play: 18" in out
+    assert len([x for x in out.splitlines() if x.strip().startswith(("0 ", "1 ", "2 "))]) == 12
+
+
+def test_carabin_random_is_seeded(cli):
+    code, out, _ = cli("deal", "carabin", "--random", "--seed", "9", "--players", "3", "--json")
+    assert code == 0
+    first = json.loads(out)
+    assert first["deal"] == str(CarabinDeal.random(players=3, seed=9))
+    assert len(first["table"]) == 12
+    _, again, _ = cli("deal", "carabin", "--random", "--seed", "9", "--players", "3", "--json")
+    assert json.loads(again) == first
+    assert list(first) == ["deal", "points_in_play", "table"]
+
+
+def test_carabin_left_then_right(cli):
+    g = json.loads((DATA / "carabin-deals.jsonl").read_text().splitlines()[0])
+    code, out, _ = cli(
+        "deal",
+        "carabin",
+        g["deal"] + " bidder=0 trump=S",
+        "--json",
+        "--rules",
+        "left_then_right",
+    )
+    assert code == 0
+    assert len(json.loads(out)["table"]) == 1
+
+
+CARABIN_BAD = [
+    ["deal", "carabin"],
+    ["deal", "carabin", "0=A9.3.5./KT.7.A. 1=4.4.Q.3/2..K2.9 turn=QS"],
+    ["deal", "carabin", "0=A9.3.5./KT.7.A. 1=4.4.Q.3/2..K2.9 2=.2..864/6.T8..T turn=AS"],
+    ["deal", "carabin", "--random", "--players", "7"],
+    ["deal", "carabin", "--random", "--players", "2"],
+]
+
+
+@pytest.mark.parametrize("argv", CARABIN_BAD)
+def test_carabin_bad_input_exits_2_with_one_line(cli, argv):
+    code, out, err = cli(*argv)
+    assert code == 2
+    assert out == ""
+    assert err.startswith("tricklab: error: ") and err.count("\n") == 1

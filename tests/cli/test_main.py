@@ -1,0 +1,98 @@
+"""The command line as a whole: usage, --version, --help, usage errors, the installed program."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from analysis.cli.main import VERBS
+
+from .helpers import assert_one_error_line, console_script
+
+SIMPLE = "trump=H lead=E E=A... D=K..."
+
+
+@pytest.mark.parametrize(
+    "argv, named",
+    [
+        (["solve", "poker", SIMPLE], ["'poker'"]),
+        (["frobnicate", "klabberjass", SIMPLE], ["'frobnicate'"]),
+        (["solve", "klabberjass", SIMPLE, "--bogus"], ["--bogus"]),
+        ([], ["<verb>"]),
+    ],
+)
+def test_bad_input_one_line_status_2(cli, argv: list[str], named: list[str]) -> None:
+    status, out, err = cli(*argv)
+    assert_one_error_line(status, out, err, *named)
+
+
+@pytest.mark.parametrize("verb", list(VERBS))
+def test_help_of_every_verb(cli, verb: str) -> None:
+    status, out, err = cli(verb, "--help")
+    assert (status, err) == (0, "")
+    assert out.startswith(f"usage: tricklab {verb}")
+    assert "SPEC" not in out
+
+
+# ---------------------------------------------------------------- the installed program
+
+
+def test_console_script_entry_point() -> None:
+    done = subprocess.run(
+        [console_script(), "solve", "klabberjass", SIMPLE, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    assert json.loads(done.stdout) == {
+        "points": {"E": 25, "D": 0},
+        "best": "AS",
+        "pv": ["AS", "KS"],
+    }
+
+
+def test_console_script_bad_input() -> None:
+    done = subprocess.run(
+        [console_script(), "solve", "klabberjass", "trump=H lead=E E=A... D=A...", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "both hands" in done.stderr
+
+
+HEAVY = ("numpy", "networkx", "matplotlib", "pandas", "scipy", "pyarrow")
+
+
+def test_solver_imports_nothing_heavy() -> None:
+    code = (
+        "import sys, solver, analysis.cli.main, solver.klabberjass.engine\n"
+        "from analysis.cli.main import main\n"
+        f"assert main(['solve', 'klabberjass', {SIMPLE!r}, '--json']) == 0\n"
+        f"heavy = sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r})\n"
+        "print('HEAVY', heavy)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "HEAVY []" in done.stdout, done.stdout
+
+
+def test_the_command_line_is_not_imported_by_the_library() -> None:
+    """Dependencies point one way: analysis.cli uses analysis, never the reverse."""
+    code = (
+        "import sys, pkgutil, importlib, analysis\n"
+        "for m in pkgutil.walk_packages(analysis.__path__, 'analysis.'):\n"
+        "    if not m.name.startswith('analysis.cli.'):\n"
+        "        importlib.import_module(m.name)\n"
+        "print('CLI', sorted(m for m in sys.modules if m.startswith('analysis.cli.')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "CLI []" in done.stdout, done.stdout
