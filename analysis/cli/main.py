@@ -9,10 +9,11 @@ status 2 (Ctrl-C: status 130).
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
 from types import ModuleType
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from analysis.cli import advise, bench, deal, demo, puzzles, review, solve, study, tree
 from analysis.cli.common import UsageError
@@ -31,13 +32,45 @@ VERBS: dict[str, ModuleType] = {
     "bench": bench,
 }
 
+# A field (trump=H), a holding (AJ9.K7..T87, Carabin A.../K...) or a card (AS, 10h).
+_FIELD = re.compile(r"[^-=\s][^=\s]*=\S*")
+_HOLDING = re.compile(r"[0-9tjqka/]*(\.[0-9tjqka/]*){3,}", re.I)
+_CARD = re.compile(r"(10|[2-9tjqka])[shdc♠♥♦♣]|[shdc♠♥♦♣](10|[2-9tjqka])", re.I)
+
+
+def looks_like_notation(word: str) -> bool:
+    """Whether a stray argument looks like a piece of a position, deal or card list.
+
+    >>> [looks_like_notation(w) for w in ("lead=E", "A...", "KQ.J../T9...", "7h", "--bogus")]
+    [True, True, True, True, False]
+    """
+    return any(p.fullmatch(word) for p in (_FIELD, _HOLDING, _CARD))
+
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         where = "" if self.prog == "tricklab" else f"{self.prog.removeprefix('tricklab ')}: "
-        if message.startswith("unrecognized arguments"):
-            message += " (a position or deal has spaces: put it in quotes)"
+        stray = message.removeprefix("unrecognized arguments: ")
+        if stray != message and any(looks_like_notation(w) for w in stray.split()):
+            message += " (a position, deal or list of cards has spaces: put it in quotes)"
         raise UsageError(f"{where}{message}")
+
+
+class _Version(argparse.Action):
+    """``--version``: the installed package's version, looked up only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> NoReturn:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            text = version("tricklab")
+        except PackageNotFoundError:
+            text = "unknown (not installed)"
+        print(f"tricklab {text}")
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,6 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="tricklab <verb> --help describes a verb. Positions, deals and views are "
         "written in the notation of docs/notation.md; quote them (they contain spaces).",
     )
+    parser.add_argument("--version", action=_Version)
     verbs = parser.add_subparsers(dest="verb", metavar="<verb>", parser_class=_Parser)
     verbs.required = True
     for name, module in VERBS.items():
@@ -62,14 +96,18 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status.
 
-    Bad input of any kind gives one line on stderr and status 2.
+    Bad input of any kind gives one line on stderr and status 2; no arguments at all
+    print the usage on stderr (status 2).
     """
     args_in = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
+    if not args_in:
+        parser.print_help(sys.stderr)
+        return 2
     try:
         try:
             args = parser.parse_args(args_in)
-        except SystemExit as done:  # --help
+        except SystemExit as done:  # --help, --version
             return done.code if isinstance(done.code, int) else 0
         return int(args.run(args))
     except TricklabError as err:

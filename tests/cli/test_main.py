@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from importlib.metadata import version
 
 import pytest
 
@@ -21,12 +22,26 @@ SIMPLE = "trump=H lead=E E=A... D=K..."
         (["solve", "poker", SIMPLE], ["'poker'"]),
         (["frobnicate", "klabberjass", SIMPLE], ["'frobnicate'"]),
         (["solve", "klabberjass", SIMPLE, "--bogus"], ["--bogus"]),
-        ([], ["<verb>"]),
     ],
 )
 def test_bad_input_one_line_status_2(cli, argv: list[str], named: list[str]) -> None:
     status, out, err = cli(*argv)
     assert_one_error_line(status, out, err, *named)
+
+
+def test_no_arguments_prints_the_usage(cli) -> None:
+    status, out, err = cli()
+    assert status == 2 and out == ""
+    assert err.startswith("usage: tricklab")
+    assert "<verb>" in err
+    for verb in VERBS:
+        assert f"\n    {verb} " in err, verb
+
+
+def test_version(cli) -> None:
+    status, out, err = cli("--version")
+    assert (status, err) == (0, "")
+    assert out == f"tricklab {version('tricklab')}\n"
 
 
 @pytest.mark.parametrize("verb", list(VERBS))
@@ -35,6 +50,17 @@ def test_help_of_every_verb(cli, verb: str) -> None:
     assert (status, err) == (0, "")
     assert out.startswith(f"usage: tricklab {verb}")
     assert "SPEC" not in out
+
+
+def test_the_quotes_hint_for_a_position_in_pieces(cli) -> None:
+    status, out, err = cli("solve", "klabberjass", "trump=H", "lead=E", "E=A...", "D=K...")
+    assert_one_error_line(status, out, err, "lead=E E=A... D=K...", "put it in quotes")
+
+
+def test_no_quotes_hint_for_a_misspelt_option(cli) -> None:
+    status, out, err = cli("solve", "klabberjass", SIMPLE, "--jsn")
+    assert_one_error_line(status, out, err, "--jsn")
+    assert "quotes" not in err
 
 
 # ---------------------------------------------------------------- the installed program
