@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from analysis.cli.common import add_rules, game_of
+from analysis.cli.common import GAME_NAMES, add_rules, game_of
 from analysis.cli.textio import result_text
 from analysis.tables import table_text
 from solver.cards import SUIT_SYMBOLS
@@ -28,7 +28,9 @@ DEALS = {
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``tricklab demo``."""
-    parser.add_argument("game", nargs="?", choices=("klabberjass",), default="klabberjass")
+    parser.add_argument(
+        "game", nargs="?", choices=GAME_NAMES, default="klabberjass", help="default klabberjass"
+    )
     add_rules(parser)
 
 
