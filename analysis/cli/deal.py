@@ -9,13 +9,11 @@ and ``table``; for Carabin ``points_in_play`` and ``table`` (and ``deal`` with
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from analysis.cli.common import UsageError, add_game, add_players, add_rules, game_of
-from analysis.cli.textio import parse_inputs
+from analysis.cli.textio import answer_inputs
 from analysis.tables import table_text
-from solver.games import Game
 
 HELP = "double-dummy table of a whole deal"
 
@@ -33,32 +31,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_rules(parser)
 
 
-def _deals(game: Game, args: argparse.Namespace) -> list[Any]:
+def run(args: argparse.Namespace) -> int:
+    """Run ``tricklab deal``; in batch mode every line gets its table or its error."""
+    game = game_of(args)
+
+    def answer(deal: Any) -> Any:
+        table = game.deal_table(deal)
+        if not args.json:
+            return table_text(table)
+        obj = table.to_json()
+        if args.random and "deal" not in obj:
+            obj = {"deal": str(deal), **obj}
+        return obj
+
     if args.random:
         if args.deal is not None:
             raise UsageError(
                 f'give either a deal or --random, not both (got "{args.deal}" and --random)'
             )
-        return [game.random_deal(args.seed)]
+        deal = game.random_deal(args.seed)
+        return answer_inputs(str(deal), lambda _: deal, answer, args.json, "deal")
     if args.seed is not None:
         raise UsageError("--seed goes with --random (it seeds the random deal)")
     if args.players is not None:
         raise UsageError("--players goes with --random (a deal says how many play)")
     if args.deal is None:
         raise UsageError('no deal given (a deal, "-" to read one per line from stdin, or --random)')
-    return parse_inputs(args.deal, game.parse_deal, "deal")
-
-
-def run(args: argparse.Namespace) -> int:
-    """Run ``tricklab deal``; every deal is read and checked before any table."""
-    game = game_of(args)
-    for i, deal in enumerate(_deals(game, args)):
-        table = game.deal_table(deal)
-        if args.json:
-            obj = table.to_json()
-            if args.random and "deal" not in obj:
-                obj = {"deal": str(deal), **obj}
-            print(json.dumps(obj), flush=True)
-        else:
-            print(("\n" if i else "") + table_text(table), flush=True)
-    return 0
+    return answer_inputs(args.deal, game.parse_deal, answer, args.json, "deal")

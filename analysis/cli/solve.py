@@ -8,11 +8,10 @@ otherwise a diagram and the answer. ``-`` reads one position per stdin line.
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from analysis.cli.common import add_game, add_rules, at_least, game_of, read
-from analysis.cli.textio import parse_inputs, result_text
+from analysis.cli.textio import answer_inputs, result_text
 from solver.carabin.engine import solve_carabin
 from solver.games import Game
 from solver.klabberjass.engine import solve_klabberjass
@@ -43,14 +42,14 @@ def solve(game: Game, position: Any, moves: bool, tt_mb: int | None) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``tricklab solve``; every position is read and checked before any answer."""
+    """Run ``tricklab solve``; in batch mode every line gets its answer or its error."""
     game = game_of(args)
     at_least(args.tt_mb, "--tt-mb")
-    positions = parse_inputs(args.position, lambda text: read(game, text, game.parse_position))
-    for i, position in enumerate(positions):
+
+    def answer(position: Any) -> Any:
         result = solve(game, position, args.moves, args.tt_mb)
-        if args.json:
-            print(json.dumps(result.to_json()), flush=True)
-        else:
-            print(("\n" if i else "") + result_text(game, result), flush=True)
-    return 0
+        return result.to_json() if args.json else result_text(game, result)
+
+    return answer_inputs(
+        args.position, lambda text: read(game, text, game.parse_position), answer, args.json
+    )

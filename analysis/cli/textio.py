@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from solver.cards import SUIT_SYMBOLS, SUITS, card_str, format_holding
-from solver.errors import NotationError
+from solver.errors import NotationError, TricklabError
 from solver.games import Game
 
 T = TypeVar("T")
@@ -15,28 +16,54 @@ T = TypeVar("T")
 _HANDS = ("L", "R")
 
 
-def parse_inputs(text: str, parse: Callable[[str], T], what: str = "position") -> list[T]:
-    """``text`` parsed, or every non-blank stdin line when it is ``-``.
+def answer_inputs(
+    text: str,
+    parse: Callable[[str], T],
+    answer: Callable[[T], Any],
+    as_json: bool,
+    what: str = "position",
+) -> int:
+    """Answer ``text``, or every line of stdin when it is ``-`` (batch mode).
 
-    Every line is read and parsed before any answer is printed, so bad input prints
-    nothing but its error, which names the line in batch mode.
+    ``answer`` returns a JSON object (with ``as_json``) or a text to print. In batch
+    mode every input line gets exactly one answer, in order: a bad or blank line gets
+    ``{"error": "...", "line": N}`` (or, without ``--json``, nothing on stdout) and the
+    same message on stderr, the other lines are still answered, and the status is 2 at
+    the end if any line was bad.
+
+    Returns:
+        The exit status.
 
     Raises:
-        TricklabError: the first bad line (prefixed with its number), or no input.
+        TricklabError: a single bad input (not in batch mode), or no input at all.
     """
     if text != "-":
-        return [parse(text)]
-    out = []
+        _print(answer(parse(text)), as_json, first=True)
+        return 0
+    status, answered, number = 0, 0, 0
     for number, line in enumerate(sys.stdin, 1):
-        if not line.strip():
-            continue
         try:
-            out.append(parse(line.strip()))
-        except ValueError as err:
-            raise type(err)(f"line {number}: {err}") from None
-    if not out:
+            if not line.strip():
+                raise NotationError(f"blank line (one {what} a line is expected)")
+            result = answer(parse(line.strip()))
+        except TricklabError as err:
+            status = 2
+            print(f"tricklab: error: line {number}: {err}", file=sys.stderr, flush=True)
+            if as_json:
+                print(json.dumps({"error": str(err), "line": number}), flush=True)
+            continue
+        _print(result, as_json, first=not answered)
+        answered += 1
+    if number == 0:
         raise NotationError(f"no {what} given on standard input")
-    return out
+    return status
+
+
+def _print(result: Any, as_json: bool, first: bool) -> None:
+    if as_json:
+        print(json.dumps(result), flush=True)
+    else:
+        print(("" if first else "\n") + result, flush=True)
 
 
 def holding_diagram(mask: int) -> str:

@@ -91,7 +91,7 @@ def test_random_deal(cli) -> None:
 
 def test_batch_from_stdin(cli, monkeypatch) -> None:
     deals = [g["deal"] for g in golden("classic")[:3]]
-    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(deals) + "\n\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(deals) + "\n"))
     code, out, _ = cli("deal", "klabberjass", "-", "--json", "--rules", "classic")
     lines = out.splitlines()
     assert code == 0 and [json.loads(x)["deal"] for x in lines] == deals
@@ -117,11 +117,14 @@ def test_bad_input_exits_2(cli, argv: list[str], quoted: str) -> None:
     assert err.count("\n") == 1 and err.startswith("tricklab: error:") and quoted in err
 
 
-def test_bad_batch_line_prints_nothing_else(cli, monkeypatch) -> None:
+def test_bad_batch_line_gets_an_error_line(cli, monkeypatch) -> None:
     good = golden("seed")[0]["deal"]
-    monkeypatch.setattr("sys.stdin", io.StringIO(f"{good}\n{good} turn=7C\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"{good}\n{good} turn=7C\n{good}\n"))
     code, out, err = cli("deal", "klabberjass", "-", "--json")
-    assert (code, out) == (2, "") and "line 2" in err and err.count("\n") == 1
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert code == 2 and len(answers) == 3 and answers[0] == answers[2]
+    assert answers[1]["line"] == 2 and "turn" in answers[1]["error"]
+    assert "line 2" in err and err.count("\n") == 1
 
 
 # ---------------------------------------------------------------- carabin

@@ -94,7 +94,7 @@ def test_solve_with_classic_rules_and_table_size(cli) -> None:
 
 
 def test_batch_one_json_line_per_input_line_in_order(cli, monkeypatch) -> None:
-    lines = [SIMPLE, "", TWO_TRICKS, "   ", UNFINISHED, TERMINAL, ""]
+    lines = [SIMPLE, TWO_TRICKS, UNFINISHED, TERMINAL]
     monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n"))
     status, out, err = cli("solve", "klabberjass", "-", "--json")
     assert status == 0 and err == ""
@@ -107,6 +107,19 @@ def test_batch_one_json_line_per_input_line_in_order(cli, monkeypatch) -> None:
     assert expected[1]["points"] == expected[2]["points"] == {"E": 31, "D": 20}
 
 
+def test_batch_blank_lines_get_an_error_line_each(cli, monkeypatch) -> None:
+    lines = [SIMPLE, "", TWO_TRICKS, "   "]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n"))
+    status, out, err = cli("solve", "klabberjass", "-", "--json")
+    answers = json_lines(out)
+    assert status == 2 and len(answers) == 4
+    assert answers[0]["points"] == {"E": 25, "D": 0}
+    assert answers[2]["points"] == {"E": 31, "D": 20}
+    assert answers[1]["line"] == 2 and "blank" in answers[1]["error"]
+    assert answers[3]["line"] == 4 and "blank" in answers[3]["error"]
+    assert err.count("\n") == 2 and "line 2" in err and "line 4" in err
+
+
 def test_batch_with_moves(cli, monkeypatch) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO(f"{TWO_TRICKS}\n{SIMPLE}"))
     status, out, _ = cli("solve", "klabberjass", "-", "--json", "--moves")
@@ -115,31 +128,48 @@ def test_batch_with_moves(cli, monkeypatch) -> None:
 
 
 def test_batch_readable(cli, monkeypatch) -> None:
-    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{SIMPLE}\n\n{TWO_TRICKS}\n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{SIMPLE}\n{TWO_TRICKS}\n"))
     status, out, _ = cli("solve", "klabberjass", "-")
     assert status == 0
     assert out.count("Double-dummy points from here") == 2
     assert out.index("E 25, D 0") < out.index("E 31, D 20")
 
 
-@pytest.mark.parametrize("json_flag", [["--json"], []])
-def test_batch_with_a_bad_line_prints_nothing_but_the_error(cli, monkeypatch, json_flag) -> None:
+def test_batch_with_a_bad_line_answers_the_others(cli, monkeypatch) -> None:
     bad = "trump=H lead=E E=AX... D=K..."
-    text = f"{SIMPLE}\n\n{bad}\n{TWO_TRICKS}\n"
+    text = f"{SIMPLE}\n{bad}\n{TWO_TRICKS}\n"
     monkeypatch.setattr(sys, "stdin", io.StringIO(text))
-    status, out, err = cli("solve", "klabberjass", "-", *json_flag)
-    assert_one_error_line(status, out, err, "line 3", "'X'", bad)
+    status, out, err = cli("solve", "klabberjass", "-", "--json")
+    answers = json_lines(out)
+    assert status == 2 and len(answers) == 3
+    assert answers[0]["points"] == {"E": 25, "D": 0}
+    assert answers[2]["points"] == {"E": 31, "D": 20}
+    assert set(answers[1]) == {"error", "line"} and answers[1]["line"] == 2
+    assert "'X'" in answers[1]["error"] and bad in answers[1]["error"]
+    assert err.count("\n") == 1 and err.startswith("tricklab: error: line 2: ")
+    assert answers[1]["error"] in err
+
+
+def test_batch_readable_with_a_bad_line(cli, monkeypatch) -> None:
+    bad = "trump=H lead=E E=AX... D=K..."
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{SIMPLE}\n{bad}\n{TWO_TRICKS}\n"))
+    status, out, err = cli("solve", "klabberjass", "-")
+    assert status == 2 and out.count("Double-dummy points from here") == 2
+    assert err.count("\n") == 1 and "line 2" in err and "'X'" in err
 
 
 def test_batch_with_an_impossible_position_in_the_middle(cli, monkeypatch) -> None:
     bad = "trump=H lead=E E=A... D=A..."
     monkeypatch.setattr(sys, "stdin", io.StringIO(f"{SIMPLE}\n{bad}\n{SIMPLE}\n"))
     status, out, err = cli("solve", "klabberjass", "-", "--json")
-    assert_one_error_line(status, out, err, "line 2", "AS", "both hands")
+    answers = json_lines(out)
+    assert status == 2 and [a.get("line") for a in answers] == [None, 2, None]
+    assert "AS" in answers[1]["error"] and "both hands" in answers[1]["error"]
+    assert err.count("\n") == 1 and "line 2" in err
 
 
 def test_batch_with_no_position(cli, monkeypatch) -> None:
-    monkeypatch.setattr(sys, "stdin", io.StringIO("\n  \n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     status, out, err = cli("solve", "klabberjass", "-", "--json")
     assert_one_error_line(status, out, err, "no position")
 
@@ -243,7 +273,7 @@ def test_carabin_solve_under_the_trick_order_of_rules(cli):
 def test_carabin_batch_one_line_each_in_order(cli):
     lines = (DATA / "carabin-positions.jsonl").read_text().splitlines()[:25]
     golden = [json.loads(line) for line in lines]
-    stdin = "\n".join(g["position"] for g in golden) + "\n\n"
+    stdin = "\n".join(g["position"] for g in golden) + "\n"
     code, out, err = cli("solve", "carabin", "-", "--json", "--moves", stdin=stdin)
     assert (code, err) == (0, "")
     answers = [json.loads(line) for line in out.splitlines()]
@@ -256,10 +286,13 @@ def test_carabin_batch_one_line_each_in_order(cli):
         )
 
 
-def test_carabin_batch_with_a_bad_line_prints_only_the_error(cli):
-    stdin = POS + "\ntrump=H bidder=2 lead=1\n"
+def test_carabin_batch_with_a_bad_line_answers_the_others(cli):
+    stdin = POS + "\ntrump=H bidder=2 lead=1\n" + POS + "\n"
     code, out, err = cli("solve", "carabin", "-", "--json", stdin=stdin)
-    assert code == 2 and out == ""
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert code == 2 and len(answers) == 3
+    assert answers[0] == answers[2] and "points" in answers[0]
+    assert answers[1]["line"] == 2 and "missing" in answers[1]["error"]
     assert err.count("\n") == 1 and "line 2" in err
 
 
