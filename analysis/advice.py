@@ -55,7 +55,7 @@ class Advice:
     best: str
 
     def to_json(self) -> dict:
-        """The SPEC §4 JSON object."""
+        """The command line's JSON object (docs/cli.md)."""
         return {
             "moves": self.moves,
             "best": self.best,

@@ -231,7 +231,7 @@ class HasSequence:
 
     def _windows(self, spec: DealSpec) -> list[tuple[int, ...]]:
         suits = range(4) if self.suit is None else (self.suit,)
-        out = []
+        out: list[tuple[int, ...]] = []
         for s in suits:
             for low in range(13 - self.length + 1):
                 cards = tuple(make_card(s, r) for r in range(low, low + self.length))

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.cards import card_str, parse_card_list
+from solver.cards import Card, card_str, parse_card_list
 from solver.errors import IllegalPlayError
 from solver.games import Game
 
@@ -54,7 +54,7 @@ class PlayReview:
     won_by: str | None
 
     def to_json(self) -> dict:
-        """One row of the ``plays`` list of SPEC §4."""
+        """One row of the ``plays`` list of ``tricklab review --json``."""
         return {
             "card": self.card,
             "seat": self.seat,
@@ -93,7 +93,7 @@ class Review:
     final: str = field(default="")
 
     def to_json(self) -> dict:
-        """The SPEC §4 JSON object (``plays`` plus the summary and projections)."""
+        """The command line's JSON object (docs/cli.md) (``plays`` plus the summary and projections)."""
         return {
             "start": self.start,
             "plays": [p.to_json() for p in self.plays],
@@ -126,7 +126,7 @@ class Review:
         return "\n".join(lines)
 
 
-def parse_play(text: str) -> list[int]:
+def parse_play(text: str) -> list[Card]:
     """Read a line of play: cards separated by spaces or commas.
 
     >>> [card_str(c) for c in parse_play("AS, ks 10h")]

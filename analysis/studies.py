@@ -5,7 +5,7 @@ of equal-length columns). The runner (:func:`run_study`) splits ``deals`` into c
 of a fixed size, runs the chunks not yet done, and writes each one as a Parquet file
 in the output folder as soon as it arrives.
 
-Guarantees (SPEC §4 ``study``):
+Guarantees (docs/cli.md ``study``):
 
 - **Determinism.** Chunk ``i`` draws its deals from a generator seeded by
   ``(study, seed, i)`` only (:func:`chunk_rng`), and the chunk size is fixed by the

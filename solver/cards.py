@@ -6,7 +6,7 @@ values: ints that print as their notation (``AS``), so results read as cards. A 
 ``card`` set for each card it holds, so the cards of one suit sit in 16 bits of their
 own. Both games use these values; a game's pack is a mask of the cards it uses.
 
-Notation (SPEC §1): a card is rank then suit (``JH``); input also accepts suit then
+Notation (docs/notation.md): a card is rank then suit (``JH``); input also accepts suit then
 rank (``HJ``), ``10`` for ``T``, lower case and the suit symbols ``♠ ♥ ♦ ♣``. A holding
 is PBN style, the four suits separated by dots, high to low: ``AJ9.K7..T87``.
 

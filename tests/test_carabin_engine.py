@@ -93,7 +93,7 @@ def test_golden_positions():
 
 
 def test_golden_positions_with_the_reference():
-    """The golden file and the reference agree too (the golden values are SPEC's)."""
+    """The golden file and the reference agree too (both follow the written rules)."""
     for g in golden("carabin-positions.jsonl")[:60]:
         p = Position.parse(g["position"])
         assert carabin_points(p) == (g["points"]["bidder"], g["points"]["others"])

@@ -1,5 +1,5 @@
 """Cards, holdings, card lists and key=value fields: every accepted form, the canonical
-output, round trips, and every kind of bad input (SPEC §1)."""
+output, round trips, and every kind of bad input (docs/notation.md)."""
 
 from __future__ import annotations
 

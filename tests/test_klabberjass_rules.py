@@ -1,7 +1,7 @@
-"""Klabberjass play rules (SPEC §2): legal moves, trick winner, card points, positions.
+"""Klabberjass play rules (docs/rules-klabberjass.md): legal moves, trick winner, card points, positions.
 
 The engine against the reference lives in ``test_klabberjass_engine.py``; here the
-rules themselves are checked, by tables and against naive restatements of SPEC §2.
+rules themselves are checked, by tables and against naive restatements of docs/rules-klabberjass.md.
 """
 
 from __future__ import annotations
@@ -49,11 +49,11 @@ def names(mask_or_cards) -> list[str]:
     return sorted(card_str(c) for c in items)
 
 
-# ---------------------------------------------------------------- naive SPEC restatements
+# ---------------------------------------------------------------- naive restatements of the rules
 
 
 def naive_legal(hand: list[str], led: str, trump: str) -> list[str]:
-    """SPEC §2 word for word: follow suit, else trump; on a trump lead, overtrump if possible."""
+    """docs/rules-klabberjass.md word for word: follow suit, else trump; on a trump lead, overtrump if possible."""
     same = [c for c in hand if c[1] == led[1]]
     if led[1] == trump:
         higher = [c for c in same if TRUMP_ORDER.index(c[0]) < TRUMP_ORDER.index(led[0])]

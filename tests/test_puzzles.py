@@ -125,7 +125,7 @@ def play(o: Oracle, pos, root, goal: Goal, need: int, card: int):
 
 
 def check_solution_line(o: Oracle, puzzle: dict) -> int:
-    """SPEC §4: the goal is reached only by solution[0] and so on; every defence loses.
+    """docs/cli.md: the goal is reached only by solution[0] and so on; every defence loses.
 
     Returns the number of goal-side turns with a choice along the line.
     """
@@ -276,7 +276,7 @@ def test_klabberjass_sweep_search_against_brute_force():
 
 
 def test_in_trick_puzzles_agree_with_the_reference():
-    """Puzzles that start inside a trick: SPEC notation, the goal side to play, verified."""
+    """Puzzles that start inside a trick: the game's notation, the goal side to play, verified."""
     for game, kw in (("klabberjass", {}), ("carabin", {"players": 3})):
         o = Oracle(game, "reference")
         cards = 3 if game == "klabberjass" else 4

@@ -1,4 +1,4 @@
-"""Carabin bid evaluation at bidding time (SPEC §3), and the ``carabin-bidding`` study.
+"""Carabin bid evaluation at bidding time (docs/rules-carabin.md), and the ``carabin-bidding`` study.
 
 A Carabin deal scores only *made or failed* (+1 to the bidder, or +1 to every other
 seat) and *chelem or not* (+2 instead of +1). So a contract is settled by two cheap

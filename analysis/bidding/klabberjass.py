@@ -1,6 +1,6 @@
 """Bid evaluation at bidding time: deal-table studies, hand features, sampled views.
 
-Klabberjass (SPEC §2). A player bids knowing his first six cards and the turn-up. The
+Klabberjass (docs/rules-klabberjass.md). A player bids knowing his first six cards and the turn-up. The
 value of an option is measured as the player's **net**: his deal score minus the
 opponent's (a deal the bidder makes at 90 to 72 is worth +18 to him and -18 to the
 opponent; a bate bidder's net is minus the opponent's whole score). An annulled deal
@@ -15,7 +15,7 @@ is worth 0. Play and declarations are double dummy (the deal table).
 - :func:`evaluate_view` samples the unseen cards of one player's bidding-time view
   (uniformly: nothing else is known at bidding time) and gives, for every contract he
   could end up in, the mean net with a 95 % confidence interval.
-- Carabin (SPEC §3): see :mod:`analysis.bidding.carabin`.
+- Carabin (docs/rules-carabin.md): see :mod:`analysis.bidding.carabin`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """When should the bidder sink points (decline his sequences and Bella)?
 
-A bate bidder hands everything he declared to the opponent (SPEC §2), so with a thin
+A bate bidder hands everything he declared to the opponent (docs/rules-klabberjass.md), so with a thin
 margin he may do better to declare nothing. Two ways to decide:
 
 - **Double dummy** (the deal table): the bidder sees every card and declares the

@@ -16,7 +16,7 @@ in Carabin, who is to move in the puzzle position):
   this is not taking every point).
 
 Positions start at a trick's first card, or inside a trick (theme ``in-trick``): the
-defenders before the goal side have already played to it, in SPEC notation
+defenders before the goal side have already played to it, in the game's notation
 (``trick=<card>`` in Klabberjass, ``trick=<c>,<c>`` in Carabin).
 
 Uniqueness, the property :func:`analyse` verifies (with the engines, exhaustively):
@@ -40,7 +40,7 @@ Uniqueness, the property :func:`analyse` verifies (with the engines, exhaustivel
    turn is a decision, and no free move comes before its last decision, so ``solution``
    (the main line cut after the last decision) lists only forced cards, opponents' cards
    and unique decisions: the goal is reached only by playing ``solution[0]`` and so on
-   at each of the goal side's decisions (SPEC §4).
+   at each of the goal side's decisions (docs/cli.md).
 
 Rating (:func:`rating`): ``decisions + 0.5 * tempting + 1.5 * greedy_misses``, where
 
@@ -118,14 +118,14 @@ class Goal:
     all_tricks: bool = False
 
     def to_json(self) -> dict:
-        """The SPEC §4 goal object."""
+        """The command line's goal object (docs/cli.md)."""
         if self.all_tricks:
             return {"side": self.side, "all_tricks": True}
         return {"side": self.side, "points": self.points}
 
     @classmethod
     def from_json(cls, obj: dict) -> Goal:
-        """Read a SPEC §4 goal object."""
+        """Read a goal object of the command line."""
         return cls(obj["side"], obj.get("points"), bool(obj.get("all_tricks", False)))
 
     def __str__(self) -> str:
@@ -140,7 +140,7 @@ class Puzzle:
 
     Attributes:
         game: ``klabberjass`` or ``carabin``.
-        position: the position, in SPEC notation.
+        position: the position, in the game's notation.
         goal: the goal of the side to move.
         solution: the main line up to the goal side's last decision (card texts).
         rating: difficulty (see the module docs).
@@ -169,7 +169,7 @@ class Puzzle:
     themes: tuple[str, ...] = field(default=())
 
     def to_json(self) -> dict:
-        """The SPEC §4 JSON object, with extra keys (game, seed, rating terms, line)."""
+        """The command line's JSON object (docs/cli.md), with extra keys (game, seed, rating terms, line)."""
         return {
             "position": self.position,
             "goal": self.goal.to_json(),

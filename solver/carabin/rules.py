@@ -1,4 +1,4 @@
-"""Carabin rules (SPEC §3): rules, card points, positions, deals, bidding, scoring.
+"""Carabin rules (docs/rules-carabin.md): rules, card points, positions, deals, bidding, scoring.
 
 Seats are ``0 .. N-1`` clockwise (3 to 6 players); seat 0 is eldest and leads the
 first trick, seat ``N-1`` is the dealer. Each seat holds a left hand (L) and a right
@@ -19,7 +19,7 @@ already played to an unfinished trick.
 >>> str(q)
 'trump=S bidder=0 lead=1 next=R 0=.../A... 1=.../... 2=.../.3.. trick=KS'
 
-Choices where SPEC §3 is silent, written down here:
+Choices where the rules are silent, written down here:
 
 - Hand sizes: with ``trick_order=alternate`` (L1 R1 L2 R2 …) an L trick is played
   with every left hand as long as the right hands, an R trick with every right hand one
@@ -27,7 +27,7 @@ Choices where SPEC §3 is silent, written down here:
   hold one card fewer in the hand in use. With ``left_then_right`` (L1 … L4 R1 … R4)
   the right hands are all equal during the L tricks and the left hands are empty during
   the R tricks. Anything else is a :class:`~solver.errors.RulesError`.
-- The trick order is not part of SPEC's position notation; a position of the
+- The trick order is not part of the position notation; a position of the
   ``left_then_right`` variant carries the extra field ``order=left_then_right``.
 - After a trick the next one is played with the other kind of hand (``alternate``) or
   the same kind until it is empty (``left_then_right``).

@@ -1,4 +1,4 @@
-"""Klabberjass whole deals (SPEC §2): the deal, bidding, sequences, Bella, scoring, game.
+"""Klabberjass whole deals (docs/rules-klabberjass.md): the deal, bidding, sequences, Bella, scoring, game.
 
 :mod:`solver.klabberjass` holds the rules of card play; this module holds everything
 around it: the :class:`Deal` (hands at bidding time, the extra cards, the turn-up and
@@ -73,7 +73,7 @@ class Deal:
         trump: a fixed trump suit (0..3), or None for every suit.
         bidder: a fixed bidder (0 = E, 1 = D), or None for both.
 
-    The notation (SPEC §2) is ``E=<6 cards>/<3 cards> D=<6 cards>/<3 cards> turn=<card>
+    The notation (docs/rules-klabberjass.md) is ``E=<6 cards>/<3 cards> D=<6 cards>/<3 cards> turn=<card>
     [bottom=<card>] [trump=<suit>] [bidder=<seat>]`` or, when the split does not
     matter, ``E=<9 cards> D=<9 cards> turn=<card> ...``. Both hands must use the same
     form. Fields may come in any order; the canonical text has the order above.
@@ -166,7 +166,7 @@ class Deal:
 
     @classmethod
     def parse(cls, text: str) -> Deal:
-        """Read a deal in SPEC notation (see the class docstring).
+        """Read a deal in the game's notation (see the class docstring).
 
         >>> deal = Deal.parse("E=AK.K.K8.A/T9..J. D=8.QT8.9.8/..A.KJ turn=7C bottom=QS")
         >>> format_holding(deal.extra[0]), card_str(deal.bottom)
@@ -710,7 +710,7 @@ class Match:
     """A game to ``rules.game`` points (500), checked at the end of each deal.
 
     If only one player has reached the target he wins; if both have, the higher total
-    wins; if both have and their totals are equal, play goes on (SPEC is silent on
+    wins; if both have and their totals are equal, play goes on (the rules are silent on
     that case; another deal decides it).
 
     Attributes:

@@ -1,4 +1,4 @@
-"""Klabberjass play rules (SPEC §2): rules presets, card order and points, positions.
+"""Klabberjass play rules (docs/rules-klabberjass.md): rules presets, card order and points, positions.
 
 Seats are ``E`` (elder hand, 0) and ``D`` (dealer, 1). The pack is the 32 cards 7..A.
 Trump order high to low ``J 9 A T K Q 8 7``; plain suits ``A T K Q J 9 8 7``.

@@ -1,11 +1,11 @@
-"""The double-dummy deal table of Klabberjass (SPEC §2 "Sinking", §4 ``deal klabberjass``).
+"""The double-dummy deal table of Klabberjass (docs/rules-klabberjass.md, "Sinking"; ``tricklab deal klabberjass`` in docs/cli.md).
 
 For every bidder and trump suit (only the fixed ones when the deal fixes them) the
 table gives the card points of double-dummy play, the sequences and Bella scored, the
 declarations that serve the bidder best, the dix where it applies, both scores and the
 result.
 
-How each row is worked out (decisions where SPEC is silent are marked *):
+How each row is worked out (decisions where the rules are silent are marked *):
 
 1. **Card play** maximises each seat's own card points (last trick included), E leading,
    whatever the bidder and the declarations: it depends only on the trump and the two
@@ -25,10 +25,10 @@ How each row is worked out (decisions where SPEC is silent are marked *):
 3. **Sequences and Bella** are computed on the 9-card hands after the dix. The opponent
    declares every run and his Bella. The bidder declares exactly the runs and the Bella
    that maximise his score minus the opponent's. *He may declare any subset of his runs*
-   (SPEC: "an undeclared run neither scores nor competes"), so a bate bidder may show
+   (the rules: "an undeclared run neither scores nor competes"), so a bate bidder may show
    only the run that beats the opponent's runs. *Among equally good choices* he takes
    the one with his higher score, then the one declaring least.
-4. **Result** (SPEC §2): B and O are card points plus scored sequences plus Bella;
+4. **Result** (docs/rules-klabberjass.md): B and O are card points plus scored sequences plus Bella;
    ``made`` when B > O (each scores his own), ``bate`` when B < O (the opponent scores
    B + O), ``tie`` when B = O (the opponent scores O, the bidder nothing).
 
@@ -112,7 +112,7 @@ class TableRow:
     result: str
 
     def to_json(self) -> dict:
-        """The SPEC §4 row (``score`` lists the bidder first, as the golden file does)."""
+        """The command line's row (docs/cli.md) (``score`` lists the bidder first, as the golden file does)."""
         b, o = self.bidder, 1 - self.bidder
         return {
             "bidder": SEATS[b],
