@@ -103,3 +103,31 @@ def at_least(value: int | None, option: str, least: int = 1) -> None:
     """
     if value is not None and value < least:
         raise UsageError(f"invalid {option} {value} (at least {least})")
+
+
+#: Longest error message printed whole; a longer one keeps its start and end.
+MAX_MESSAGE = 400
+
+
+def printable(message: str) -> str:
+    """An error message safe to print on one line: control characters (and line or
+    paragraph separators) escaped, a very long text cut in the middle.
+
+    >>> printable("bad card 'X\\x1b[31mH'\\r")
+    "bad card 'X\\\\x1b[31mH'\\\\r"
+    >>> len(printable("x" * 10_000)) < 500
+    True
+    """
+    out = []
+    for ch in message:
+        if ch in "\r\n\t":
+            out.append(repr(ch)[1:-1])
+        elif ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 or ch in "\u2028\u2029\ufeff":
+            out.append(f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    text = "".join(out)
+    if len(text) > MAX_MESSAGE:
+        cut = len(text) - MAX_MESSAGE
+        text = f"{text[: MAX_MESSAGE // 2]} …[{cut} characters cut]… {text[-MAX_MESSAGE // 2 :]}"
+    return text

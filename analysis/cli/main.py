@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any, NoReturn
 
 from analysis.cli import advise, bench, deal, demo, puzzles, review, solve, study, tree
-from analysis.cli.common import UsageError
+from analysis.cli.common import UsageError, printable
 from solver.errors import TricklabError
 
 #: The verbs in the order ``tricklab --help`` lists them.
@@ -111,7 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return done.code if isinstance(done.code, int) else 0
         return int(args.run(args))
     except TricklabError as err:
-        print(f"tricklab: error: {err}", file=sys.stderr)
+        print(f"tricklab: error: {printable(str(err))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("tricklab: interrupted", file=sys.stderr)

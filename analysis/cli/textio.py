@@ -7,6 +7,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from analysis.cli.common import printable
 from solver.cards import SUIT_SYMBOLS, SUITS, card_str, format_holding
 from solver.errors import NotationError, TricklabError
 from solver.games import Game
@@ -48,9 +49,10 @@ def answer_inputs(
             result = answer(parse(line.strip()))
         except TricklabError as err:
             status = 2
-            print(f"tricklab: error: line {number}: {err}", file=sys.stderr, flush=True)
+            message = printable(str(err))
+            print(f"tricklab: error: line {number}: {message}", file=sys.stderr, flush=True)
             if as_json:
-                print(json.dumps({"error": str(err), "line": number}), flush=True)
+                print(json.dumps({"error": message, "line": number}), flush=True)
             continue
         _print(result, as_json, first=not answered)
         answered += 1

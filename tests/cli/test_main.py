@@ -122,3 +122,12 @@ def test_the_command_line_is_not_imported_by_the_library() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "CLI []" in done.stdout, done.stdout
+
+
+def test_error_messages_escape_control_characters_and_cut_long_text(cli) -> None:
+    code, out, err = cli("solve", "klabberjass", "trump=H lead=E E=A\x1b[31m\r... D=K...")
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert "\x1b" not in err and "\r" not in err and "\\x1b" in err and "\\r" in err
+    code, out, err = cli("solve", "klabberjass", "trump=H lead=E E=" + "A" * 100_000 + "... D=K...")
+    assert (code, out) == (2, "") and err.count("\n") == 1 and len(err) < 600
+    assert "characters cut" in err
