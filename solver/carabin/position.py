@@ -236,9 +236,10 @@ class Position:
             IllegalPlayError: the card is not in the hand in use of the player to move.
         """
         if not (isinstance(card, int) and 0 <= card < 64 and self.legal_set() >> card & 1):
-            shown = card_str(card) if isinstance(card, int) and 0 <= card < 64 else repr(card)
+            valid = isinstance(card, int) and 0 <= card < 64 and card & 15 < 13
+            shown = card_str(card) if valid else repr(card)
             raise IllegalPlayError(
-                f'{shown} may not be played in "{self}" '
+                f'{shown!r} may not be played in "{self}" '
                 f"(legal: {' '.join(card_str(c) for c in self.legal_moves()) or 'none'})"
             )
         mover = self.to_move

@@ -31,7 +31,7 @@ Choices where the rules are silent, written down here:
   ``left_then_right`` variant carries the extra field ``order=left_then_right``.
 - After a trick the next one is played with the other kind of hand (``alternate``) or
   the same kind until it is empty (``left_then_right``).
-- The deal (see :meth:`Deal.dealt`): the pack is shuffled, then the dealer gives each
+- The deal (see :meth:`solver.carabin.deal.Deal.random`): the pack is shuffled, then the dealer gives each
   seat in turn from seat 0 four cards for the right hand and four for the left; as soon
   as the eighth card is given (seat 0's two hands) the ninth is turned up.
 - Bidding round 2: after a suit is named, only the players still to speak may answer,
