@@ -152,7 +152,7 @@ def test_play_to_the_end_left_then_right():
 
 def test_illegal_play():
     p = Position.parse("trump=S bidder=0 lead=1 next=R 0=.../A... 1=.../K... 2=.../.3..")
-    with pytest.raises(IllegalPlayError, match="AS may not be played"):
+    with pytest.raises(IllegalPlayError, match="'AS' may not be played"):
         p.play(parse_card("AS"))
 
 
