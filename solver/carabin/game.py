@@ -92,10 +92,15 @@ class Carabin(Game):
 
     # ---------------------------------------------------------------- the rest of the protocol
     def no_choice(self, position: Any, side: int) -> bool:
-        if side != 0:  # the coalition's seats have several cards between them
-            return False
-        left, right = position.hands[position.bidder]
-        return left.bit_count() <= 1 and right.bit_count() <= 1
+        seats = (
+            [position.bidder]
+            if side == 0
+            else [s for s in range(position.players) if s != position.bidder]
+        )
+        return all(
+            left.bit_count() <= 1 and right.bit_count() <= 1
+            for left, right in (position.hands[s] for s in seats)
+        )
 
     def solve(self, position: Any, moves: bool = False) -> CarabinResult:
         return solve_carabin(position, moves=moves)

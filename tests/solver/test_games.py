@@ -570,25 +570,7 @@ def test_engine_matches_reference_on_small_positions(name: str, players: int, se
             assert dict(zip(root, values, strict=True)) == moves
 
 
-def _no_choice_cases() -> list[Any]:
-    out = []
-    for param in CASES:
-        marks = []
-        if param.values[0] == "carabin":
-            marks.append(
-                pytest.mark.xfail(
-                    strict=True,
-                    reason="solver/carabin/game.py Carabin.no_choice returns False for side 1 "
-                    "(the others) whatever the hands, even when every seat of the coalition "
-                    "holds a single card and so never has a choice (Game.no_choice: 'True "
-                    "when every turn of side from here is forced')",
-                )
-            )
-        out.append(pytest.param(*param.values, marks=marks, id=param.id))
-    return out
-
-
-@pytest.mark.parametrize(("name", "players"), _no_choice_cases())
+@pytest.mark.parametrize(("name", "players"), CASES)
 @settings(max_examples=5, **FIXED_SEEDS)
 @given(seed=SEEDS)
 def test_no_choice_when_every_seat_of_the_side_holds_one_card(
