@@ -25,7 +25,7 @@ from solver.klabberjass.table import deal_table, table_for_hands
 from solver.reference import klabberjass_points
 
 S, H, D, C = range(4)
-GOLDEN = Path(__file__).parent / "data" / "klabberjass-deals.jsonl"
+GOLDEN = Path(__file__).resolve().parents[2] / "data" / "klabberjass-deals.jsonl"
 
 
 def h(text: str) -> int:

@@ -33,7 +33,7 @@ from solver.games import get_game
 from solver.klabberjass import engine
 from solver.klabberjass.game import all_tricks
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "puzzles"
+DATA = Path(__file__).resolve().parents[3] / "data" / "puzzles"
 
 
 # ------------------------------------------------------------------ independent checker

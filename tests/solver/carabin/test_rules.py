@@ -26,7 +26,7 @@ from solver.carabin import (
 from solver.cards import card_str, parse_card
 from solver.errors import IllegalPlayError, NotationError, RulesError
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 
 
 def cards(text: str) -> list[int]:
