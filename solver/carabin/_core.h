@@ -1,7 +1,10 @@
 /* Carabin double-dummy search core.
  *
- * Ints in, ints out. Cards are the 52-card form of solver.cards (bit suit*16 + rank,
- * rank 0 = '2', 12 = 'A'); every hand is a 64-bit mask. Seats 0..n-1, each with a left
+ * Ints in, ints out. Cards arrive in the 52-card form of solver.cards (bit suit*16 +
+ * rank, rank 0 = '2', 12 = 'A') and are searched in an internal form, bit suit*16 +
+ * trick power; every hand is a 64-bit mask. The card rules (power and points by rank)
+ * are not written here: the binding hands over the tables of solver/carabin/rules.py
+ * (cb_set_rules), checked. Seats 0..n-1, each with a left
  * (kind 0) and a right (kind 1) hand; a trick is played from one kind of hand only, so
  * the "world" of a card (the live cards it can ever meet in a trick) is the union of the
  * hands of its kind. The bidder maximises his points, every other seat minimises them.
@@ -49,9 +52,11 @@
 #define CB_MAXP 6
 #define CB_INF 1000
 #define CB_SUIT(c) (0x1FFFull << ((c) & ~15))
-#define CB_ACES 0x1000100010001000ull
-#define CB_KINGS 0x0800080008000800ull
-#define CB_QUEENS 0x0400040004000400ull
+/* Limits of the core: cards a hand (move lists are arrays of this size); card points
+ * below 1 << CB_PLANES, and the points of the pack within the table's int8 bounds. */
+#define CB_MAX_HAND 4
+#define CB_PLANES 3
+#define CB_MAX_PACK_POINTS 127
 
 typedef struct {
     uint64_t key;
@@ -71,6 +76,18 @@ typedef struct {
     uint64_t world[2];
     uint64_t ref[2][CB_MAXP]; /* the hands that define card ownership for this generation */
     int ref_n;
+    /* The card rules (cb_set_rules): trick power by rank, rank by power, and in the
+     * internal form (bit suit*16 + power) the points of each card, the cards whose
+     * points have bit b set (plane[b]), the cards worth nothing, and the cards of each
+     * other point value, ascending. */
+    int8_t rule_pow[16];
+    uint8_t rule_rank[16];
+    int8_t pts[64];
+    uint64_t plane[CB_PLANES];
+    uint64_t zero;
+    int nclass;
+    uint64_t class_mask[16];
+    int class_pts[16];
     uint64_t nodes;
     uint32_t poll;
     int stopped;
@@ -83,16 +100,12 @@ static volatile int cb_interrupt = 0; /* set by the SIGINT hook of the binding *
 #define cb_popc tl_popc64
 #define cb_top tl_top64
 
-static inline int cb_points(uint64_t m)
+static inline int cb_points(const cb_ctx *c, uint64_t m)
 {
-    return 4 * cb_popc(m & CB_ACES) + 3 * cb_popc(m & CB_KINGS) + 2 * cb_popc(m & CB_QUEENS);
+    return cb_popc(m & c->plane[0]) + 2 * cb_popc(m & c->plane[1]) + 4 * cb_popc(m & c->plane[2]);
 }
 
-static inline int cb_card_pts(int c)
-{
-    int r = c & 15;
-    return r == 12 ? 4 : r == 11 ? 3 : r == 10 ? 2 : 0;
-}
+static inline int cb_card_pts(const cb_ctx *c, int x) { return c->pts[x]; }
 
 /* cards of the suit of c strictly above c */
 static inline uint64_t cb_above(int c) { return CB_SUIT(c) & ~((2ull << c) - 1); }
@@ -121,6 +134,40 @@ static void cb_clear(cb_ctx *c)
     memset(c->tt, 0, cb_tt_bytes(c));
     c->gen++;
     c->ref_n = 0;
+}
+
+/* Take the card rules: trick power and card points by rank, 16 entries each, indexed by
+ * the rank field of a card. The binding has checked them: the powers of ranks 0..12
+ * are 0..12 once each (13..15 are no rank), points are 0..(1 << CB_PLANES) - 1, never
+ * decrease with power (the pruning of equivalent cards relies on it) and add up to at
+ * most CB_MAX_PACK_POINTS over the pack. */
+static void cb_set_rules(cb_ctx *c, const int *power, const int *points)
+{
+    memset(c->pts, 0, sizeof c->pts);
+    memset(c->plane, 0, sizeof c->plane);
+    c->nclass = 0;
+    for (int r = 0; r < 16; r++) {
+        c->rule_pow[r] = (int8_t)power[r];
+        if (power[r] < 0) continue;
+        c->rule_rank[power[r]] = (uint8_t)r;
+        for (int s = 0; s < 4; s++) {
+            int x = 16 * s + power[r];
+            c->pts[x] = (int8_t)points[r];
+            for (int b = 0; b < CB_PLANES; b++)
+                if ((points[r] >> b) & 1) c->plane[b] |= 1ull << x;
+        }
+    }
+    c->zero = 0;
+    for (int v = 0; v < (1 << CB_PLANES); v++) {
+        uint64_t m = 0;
+        for (int x = 0; x < 64; x++)
+            if ((CB_SUIT(x) >> x & 1) && c->pts[x] == v) m |= 1ull << x;
+        if (!v) c->zero = m;
+        if (!m || !v) continue;
+        c->class_mask[c->nclass] = m;
+        c->class_pts[c->nclass++] = v;
+    }
+    cb_clear(c);
 }
 
 static inline int cb_check_stop(cb_ctx *c)
@@ -246,7 +293,7 @@ static inline uint64_t cb_moves_of(const cb_ctx *c, const cb_trick_state *t, int
             if (run_up) out &= ~(1ull << x);
         } else if (d < 0) {
             if (run_down) out &= ~(1ull << x);
-        } else if (run_up && cb_card_pts(cb_ctz(up)) == cb_card_pts(x)) {
+        } else if (run_up && cb_card_pts(c, cb_ctz(up)) == cb_card_pts(c, x)) {
             out &= ~(1ull << x);
         }
     }
@@ -262,19 +309,22 @@ static inline int cb_power(const cb_ctx *c, int x) { return (x & 15) + (((c->tma
  * above every coalition trump of its world always wins for him, and if every card he
  * holds there is one, he takes every trick of that world. */
 /* The fewest points w cards of `hand` can carry. */
-static inline int cb_cheapest(uint64_t hand, int w)
+static inline int cb_cheapest(const cb_ctx *c, uint64_t hand, int w)
 {
-    int z = cb_popc(hand & ~(CB_ACES | CB_KINGS | CB_QUEENS));
-    if (w <= z) return 0;
+    int z = cb_popc(hand & c->zero);
+    if (w <= z) return 0; /* the usual case: enough cards worth nothing */
     w -= z;
-    int q = cb_popc(hand & CB_QUEENS), k = cb_popc(hand & CB_KINGS);
     int p = 0;
-    int t = w < q ? w : q; p += 2 * t; w -= t;
-    t = w < k ? w : k; p += 3 * t; w -= t;
-    return p + 4 * w;
+    for (int k = 0; k < c->nclass && w > 0; k++) {
+        int t = cb_popc(hand & c->class_mask[k]);
+        if (t > w) t = w;
+        p += t * c->class_pts[k];
+        w -= t;
+    }
+    return w && c->nclass ? p + w * c->class_pts[c->nclass - 1] : p;
 }
 
-static inline void cb_sure_world(const cb_ctx *c, int h, int *csure, int *bsure)
+static inline __attribute__((always_inline)) void cb_sure_world(const cb_ctx *c, int h, int *csure, int *bsure)
 {
     int cs = 0, bs = 0, b = c->bidder;
     uint64_t bh = c->hands[h][b];
@@ -288,13 +338,13 @@ static inline void cb_sure_world(const cb_ctx *c, int h, int *csure, int *bsure)
             bover = bt & cb_above(cb_top(ct));
         }
         int no = cb_popc(over), nb = cb_popc(bover);
-        if (no >= tricks) cs = cb_points(c->world[h]);
-        else if (no) cs = cb_points(over) + cb_cheapest(bh, no);
-        if (nb == tricks) bs = cb_points(c->world[h]);
+        if (no >= tricks) cs = cb_points(c, c->world[h]);
+        else if (no) cs = cb_points(c, over) + cb_cheapest(c, bh, no);
+        if (nb == tricks) bs = cb_points(c, c->world[h]);
         else if (nb) {
-            bs = cb_points(bover);
+            bs = cb_points(c, bover);
             for (int s = 0; s < c->n; s++)
-                if (s != b) bs += cb_cheapest(c->hands[h][s], nb);
+                if (s != b) bs += cb_cheapest(c, c->hands[h][s], nb);
         }
     }
     *csure = cs;
@@ -344,7 +394,7 @@ static int cb_order(const cb_ctx *c, const cb_trick_state *t, int seat, uint64_t
         int wins = t->i == 0 || cb_beats(c, x, t->wcard);
         int w = wins ? x : t->wcard;
         int wseat = wins ? seat : t->wseat;
-        int p = cb_card_pts(x), s;
+        int p = cb_card_pts(c, x), s;
         if (x == ttbest) s = 10000;
         else if (seat == b) {
             if (wins && !cb_can_beat(c, later_c, w)) s = 2000 + 10 * p - (x & 15);
@@ -376,7 +426,7 @@ static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, int beta)
     /* Who can still take the trick: once the bidder has played and is beaten, or the
      * coalition's card is above anything he holds, nothing of this trick is his; once
      * he has played a card nobody after him can beat, all of it is. */
-    int live = cb_points(c->world[0] | c->world[1]);
+    int live = cb_points(c, c->world[0] | c->world[1]);
     int bidder_played = 0;
     uint64_t later_c = 0;
     for (int j = 0; j < t->i; j++)
@@ -405,7 +455,7 @@ static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, int beta)
             uint64_t bit = 1ull << x;
             int wins = cb_beats(c, x, t->wcard);
             int ws = wins ? seat : t->wseat;
-            int gain = ws == b ? t->tpts + cb_card_pts(x) : 0;
+            int gain = ws == b ? t->tpts + cb_card_pts(c, x) : 0;
             c->world[h] &= ~bit;
             c->hands[h][seat] &= ~bit;
             uint64_t key = cb_key(c, ws, cb_next_hand(c, h));
@@ -429,7 +479,7 @@ static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, int beta)
         nt.wseat = wins ? seat : t->wseat;
         nt.wcard = wins ? x : t->wcard;
         nt.tcards = t->tcards | bit;
-        nt.tpts = t->tpts + cb_card_pts(x);
+        nt.tpts = t->tpts + cb_card_pts(c, x);
         c->hands[h][seat] &= ~bit;
         c->world[h] &= ~bit;
         int v = cb_trick(c, &nt, alpha, beta);
@@ -456,7 +506,7 @@ static int cb_last_trick(const cb_ctx *c, int leader, int h)
         int s = (leader + j) % n, x = cb_ctz(c->hands[h][s]);
         if (cb_beats(c, x, w)) { w = x; ws = s; }
     }
-    return ws == c->bidder ? cb_points(c->world[h]) : 0;
+    return ws == c->bidder ? cb_points(c, c->world[h]) : 0;
 }
 
 /* Bidder's points from a trick boundary: `leader` leads a trick of kind h. */
@@ -464,7 +514,7 @@ static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int beta)
 {
     uint64_t all = c->world[0] | c->world[1];
     if (!all) return 0;
-    int rem = cb_points(all);
+    int rem = cb_points(c, all);
     if (rem <= alpha) return rem;
     if (beta <= 0) return 0;
     c->nodes++;
@@ -504,7 +554,7 @@ static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int beta)
         uint64_t bit = 1ull << x;
         nt.wcard = x;
         nt.tcards = bit;
-        nt.tpts = cb_card_pts(x);
+        nt.tpts = cb_card_pts(c, x);
         c->hands[h][leader] &= ~bit;
         c->world[h] &= ~bit;
         int v = cb_trick(c, &nt, alpha, beta);
@@ -588,12 +638,76 @@ static int cb_all_boundary(cb_ctx *c, int leader, int h)
 }
 
 /* ----------------------------------------------------------------- roots */
+static inline int cb_card_to_internal(const cb_ctx *c, int card) { return (card & ~15) | c->rule_pow[card & 15]; }
+static inline int cb_card_to_external(const cb_ctx *c, int x) { return (x & ~15) | c->rule_rank[x & 15]; }
+
+/* 52-card mask -> internal mask (bit suit*16 + power) */
+static uint64_t cb_to_internal(const cb_ctx *c, uint64_t m)
+{
+    uint64_t out = 0;
+    for (; m; m &= m - 1) out |= 1ull << cb_card_to_internal(c, cb_ctz(m));
+    return out;
+}
+
+/* Why a position cannot be given to the search (cb_check), 0 if it can. */
+enum {
+    CB_OK,
+    CB_BAD_PLAYERS,  /* n not 3..CB_MAXP */
+    CB_BAD_TRUMP,    /* trump not 0..3 */
+    CB_BAD_BIDDER,   /* bidder not a seat */
+    CB_BAD_LEADER,   /* leader not a seat */
+    CB_BAD_HAND,     /* kind of hand not 0 (L) or 1 (R) */
+    CB_BAD_ORDER,    /* trick order not 0 (alternate) or 1 (left_then_right) */
+    CB_BAD_TRICK,    /* k not 0..n-1, or a trick card not a card */
+    CB_NOT_PACK,     /* a hand holds a bit that is no card */
+    CB_OVERLAP,      /* a card twice (in two hands, or in a hand and the trick) */
+    CB_TOO_MANY,     /* a hand of more than CB_MAX_HAND cards */
+    CB_SIZES,        /* hands that do not let every trick be played out: each kind of
+                        hand of one size at every seat, the seats that played to the
+                        trick one card fewer in the hand in use, and a card to play */
+};
+
+/* Check a position in the 52-card form (hands and trick as for cb_load). */
+static int cb_check(int n, const uint64_t *hands, int trump, int bidder, int leader, int h,
+                    int order, const int *trick, int k)
+{
+    const uint64_t pack = 0x1FFF1FFF1FFF1FFFull;
+    if (n < 3 || n > CB_MAXP) return CB_BAD_PLAYERS;
+    if (trump < 0 || trump > 3) return CB_BAD_TRUMP;
+    if (bidder < 0 || bidder >= n) return CB_BAD_BIDDER;
+    if (leader < 0 || leader >= n) return CB_BAD_LEADER;
+    if (h != 0 && h != 1) return CB_BAD_HAND;
+    if (order != 0 && order != 1) return CB_BAD_ORDER;
+    if (k < 0 || k >= n) return CB_BAD_TRICK;
+    uint64_t seen = 0;
+    for (int j = 0; j < k; j++) {
+        if (trick[j] < 0 || trick[j] > 63 || !((pack >> trick[j]) & 1)) return CB_BAD_TRICK;
+        if ((seen >> trick[j]) & 1) return CB_OVERLAP;
+        seen |= 1ull << trick[j];
+    }
+    for (int i = 0; i < 2 * n; i++) {
+        if (hands[i] & ~pack) return CB_NOT_PACK;
+        if (hands[i] & seen) return CB_OVERLAP;
+        if (tl_popc64(hands[i]) > CB_MAX_HAND) return CB_TOO_MANY;
+        seen |= hands[i];
+    }
+    int in_use = -1, other = tl_popc64(hands[(1 - h) * n]);
+    for (int s = 0; s < n; s++) {
+        int played = (s - leader + n) % n < k;
+        int size = tl_popc64(hands[h * n + s]) + played;
+        if (in_use < 0) in_use = size;
+        if (size != in_use || tl_popc64(hands[(1 - h) * n + s]) != other) return CB_SIZES;
+    }
+    if (in_use == 0 && other > 0) return CB_SIZES;
+    return CB_OK;
+}
+
 typedef struct {
     cb_trick_state t;
 } cb_node;
 
-/* Load a position. hands: L of seats 0..n-1 then R of seats 0..n-1; trick: k cards
- * from the leader on. Starts a new generation unless every hand is a subset of the
+/* Load a position, checked by cb_check. hands: L of seats 0..n-1 then R of seats 0..n-1,
+ * trick: k cards from the leader on, in the 52-card form. Starts a new generation unless every hand is a subset of the
  * hand that defined card ownership so far. */
 static void cb_load(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder, int leader,
                     int h, int order, const int *trick, int k, cb_node *node)
@@ -618,7 +732,7 @@ static void cb_load(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidd
     c->world[0] = c->world[1] = 0;
     for (int s = 0; s < CB_MAXP; s++) {
         for (int kind = 0; kind < 2; kind++) {
-            uint64_t m = s < n ? hands[kind * n + s] : 0;
+            uint64_t m = s < n ? cb_to_internal(c, hands[kind * n + s]) : 0;
             c->hands[kind][s] = m;
             c->world[kind] |= m;
         }
@@ -632,10 +746,10 @@ static void cb_load(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidd
     t->tcards = 0;
     t->tpts = 0;
     for (int j = 0; j < k; j++) {
-        int x = trick[j];
+        int x = cb_card_to_internal(c, trick[j]);
         if (j == 0 || cb_beats(c, x, t->wcard)) { t->wcard = x; t->wseat = (leader + j) % n; }
         t->tcards |= 1ull << x;
-        t->tpts += cb_card_pts(x);
+        t->tpts += cb_card_pts(c, x);
     }
 }
 
@@ -647,7 +761,7 @@ static int cb_node_search(cb_ctx *c, const cb_node *node, int alpha, int beta)
 
 static int cb_node_total(const cb_ctx *c, const cb_node *node)
 {
-    return node->t.tpts + cb_points(c->world[0] | c->world[1]);
+    return node->t.tpts + cb_points(c, c->world[0] | c->world[1]);
 }
 
 /* Exact value: zero-window probes, each fail-soft result narrowing [lo, hi]. The first
@@ -722,7 +836,7 @@ static int cb_moves(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidd
         ch.t.wseat = wins ? seat : t->wseat;
         ch.t.wcard = wins ? x : t->wcard;
         ch.t.tcards = t->tcards | bit;
-        ch.t.tpts = t->tpts + cb_card_pts(x);
+        ch.t.tpts = t->tpts + cb_card_pts(c, x);
         c->hands[h][seat] &= ~bit;
         c->world[h] &= ~bit;
         int v;
@@ -745,7 +859,7 @@ static int cb_moves(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidd
         c->hands[h][seat] |= bit;
         c->world[h] |= bit;
         if (c->stopped) return -1;
-        cards[m] = x;
+        cards[m] = cb_card_to_external(c, x);
         values[m] = v;
         m++;
     }

@@ -1,7 +1,17 @@
 """Typed stub of the compiled Carabin core."""
 
+from collections.abc import Sequence
+
+MAX_MEGABYTES: int
+
 class Core:
-    def __init__(self, megabytes: int = 32) -> None: ...
+    def __init__(
+        self,
+        megabytes: int = 32,
+        *,
+        power: Sequence[int] | None = None,
+        rank_points: Sequence[int] | None = None,
+    ) -> None: ...
     @property
     def nodes(self) -> int: ...
     @property
@@ -11,47 +21,47 @@ class Core:
     def value(
         self,
         n: int,
-        hands: list[int],
+        hands: Sequence[int],
         trump: int,
         bidder: int,
         leader: int,
         h: int,
         order: int,
-        trick: list[int],
+        trick: Sequence[int],
         guess: int,
     ) -> int: ...
     def make(
         self,
         n: int,
-        hands: list[int],
+        hands: Sequence[int],
         trump: int,
         bidder: int,
         leader: int,
         h: int,
         order: int,
-        trick: list[int],
+        trick: Sequence[int],
         target: int,
     ) -> bool: ...
     def all_tricks(
         self,
         n: int,
-        hands: list[int],
+        hands: Sequence[int],
         trump: int,
         bidder: int,
         leader: int,
         h: int,
         order: int,
-        trick: list[int],
+        trick: Sequence[int],
     ) -> bool: ...
     def moves(
         self,
         n: int,
-        hands: list[int],
+        hands: Sequence[int],
         trump: int,
         bidder: int,
         leader: int,
         h: int,
         order: int,
-        trick: list[int],
+        trick: Sequence[int],
         guess: int,
     ) -> list[tuple[int, int]]: ...

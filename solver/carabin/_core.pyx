@@ -6,6 +6,11 @@ their right hands. ``h`` is the kind of hand of the current trick (0 = L, 1 = R)
 ``order`` 0 for ``alternate`` and 1 for ``left_then_right``, ``trick`` the cards already
 played to it. A search can be abandoned with :meth:`Core.stop` from another thread or
 with Ctrl-C in the main thread, which raises ``KeyboardInterrupt``.
+
+The card rules are data: a core is built from the 16-entry tables of
+solver.carabin.rules (trick power and card points by rank), those of rules.py unless
+others are given. Every argument is checked here before C sees it: a bad one raises
+TypeError or ValueError.
 """
 
 import threading
@@ -19,7 +24,13 @@ cdef extern from "_core.h" nogil:
         uint64_t nodes
         volatile int *stop
     int cb_interrupt
+    int CB_MAXP, CB_MAX_HAND, CB_PLANES, CB_MAX_PACK_POINTS
+    int CB_OK, CB_BAD_PLAYERS, CB_BAD_TRUMP, CB_BAD_BIDDER, CB_BAD_LEADER, CB_BAD_HAND
+    int CB_BAD_ORDER, CB_BAD_TRICK, CB_NOT_PACK, CB_OVERLAP, CB_TOO_MANY, CB_SIZES
     cb_ctx *cb_new(size_t megabytes)
+    void cb_set_rules(cb_ctx *c, const int *power, const int *points)
+    int cb_check(int n, const uint64_t *hands, int trump, int bidder, int leader, int h,
+                 int order, const int *trick, int k)
     void cb_free(cb_ctx *c)
     void cb_clear(cb_ctx *c)
     size_t cb_tt_bytes(const cb_ctx *c)
@@ -65,15 +76,75 @@ cdef void _unhook(bint hooked):
         _hooked = 0
 
 
-cdef int _load(list hands, list trick, uint64_t *h, int *t) except -1:
-    cdef Py_ssize_t i
-    if len(hands) > 12 or len(hands) % 2 or len(trick) > 6:
-        raise ValueError("at most 6 seats of two hands and a trick of at most 5 cards")
-    for i in range(len(hands)):
-        h[i] = hands[i]
-    for i in range(len(trick)):
-        t[i] = trick[i]
-    return 0
+include "checks.pxi"
+
+
+cdef str _problem(int code, int n, const uint64_t *hands, int trump, int bidder, int leader,
+                  int h, int order, const int *trick, int k):
+    """What cb_check's code says about a position."""
+    if code == CB_BAD_PLAYERS:
+        return f"invalid number of players {n} (expected 3 to {CB_MAXP})"
+    if code == CB_BAD_TRUMP:
+        return f"invalid trump {trump} (expected a suit 0..3)"
+    if code == CB_BAD_BIDDER:
+        return f"invalid bidder {bidder} (seats are 0 to {n - 1})"
+    if code == CB_BAD_LEADER:
+        return f"invalid leader {leader} (seats are 0 to {n - 1})"
+    if code == CB_BAD_HAND:
+        return f"invalid hand {h} (expected 0 for L or 1 for R)"
+    if code == CB_BAD_ORDER:
+        return f"invalid trick order {order} (expected 0 for alternate or 1 for left_then_right)"
+    shown = [hex(hands[i]) for i in range(2 * n)]
+    cards = [trick[j] for j in range(k)]
+    if code == CB_BAD_TRICK:
+        return f"invalid trick {cards} (at most {n - 1} cards 0..63 of the pack)"
+    if code == CB_NOT_PACK:
+        return f"hands {shown} hold a bit that is not a card"
+    if code == CB_OVERLAP:
+        return f"a card is twice in hands {shown} and trick {cards}"
+    if code == CB_TOO_MANY:
+        return f"hands {shown}: a hand holds more than {CB_MAX_HAND} cards"
+    sizes = [bin(hands[i]).count("1") for i in range(2 * n)]
+    return (f"hand sizes L {sizes[:n]} and R {sizes[n:]} do not fit hand {h}, leader "
+            f"{leader} and a trick of {k} cards (each kind of hand of one size, one card "
+            f"fewer in the hand in use for the seats that played to the trick, and a card "
+            f"to play while any is left)")
+
+
+_PLAYERS_RANGE = f"3 to {CB_MAXP}"
+
+
+def _check_rules(list power, list points):
+    """Refuse card tables the search cannot use (see cb_set_rules in _core.h)."""
+    if sorted(power[:13]) != list(range(13)) or power[13:] != [-1, -1, -1]:
+        raise ValueError(
+            f"power must give ranks 0..12 the powers 0..12 once each and -1 to 13..15 "
+            f"(no rank), not {power}")
+    top = (1 << CB_PLANES) - 1
+    if any(not 0 <= p <= top for p in points[:13]):
+        raise ValueError(f"rank_points must be 0..{top} for the ranks 0..12, not {points}")
+    by_power = [points[r] for r in sorted(range(13), key=lambda r: power[r])]
+    if by_power != sorted(by_power):
+        raise ValueError(
+            f"rank_points must not decrease with trick power (the search relies on it), "
+            f"but by power they are {by_power}")
+    if 4 * sum(points[:13]) > CB_MAX_PACK_POINTS:
+        raise ValueError(f"the pack is worth {4 * sum(points[:13])} points, more than the "
+                         f"core's {CB_MAX_PACK_POINTS}")
+
+
+def _default_rules():
+    from solver.carabin import rules
+
+    return rules.POWER, rules.RANK_POINTS
+
+
+ctypedef struct cb_args:
+    int n
+    uint64_t hands[12]
+    int trump, bidder, leader, h, order
+    int trick[6]
+    int k
 
 
 cdef class Core:
@@ -82,12 +153,22 @@ cdef class Core:
     cdef cb_ctx *ctx
     cdef volatile int stop_flag
 
-    def __cinit__(self, int megabytes=32):
-        if megabytes < 1:
-            raise ValueError(f"transposition table size must be at least 1 MB, not {megabytes}")
-        self.ctx = cb_new(megabytes)
+    def __cinit__(self, megabytes=32, *, power=None, rank_points=None):
+        cdef int pw[16]
+        cdef int pt[16]
+        cdef size_t mb = _megabytes(megabytes)
+        defaults = _default_rules()
+        power = _table(power if power is not None else defaults[0], "power")
+        rank_points = _table(rank_points if rank_points is not None else defaults[1],
+                             "rank_points")
+        _check_rules(power, rank_points)
+        for r in range(16):
+            pw[r] = power[r]
+            pt[r] = rank_points[r]
+        self.ctx = cb_new(mb)
         if self.ctx is NULL:
-            raise MemoryError(f"cannot allocate a {megabytes} MB transposition table")
+            raise MemoryError(f"cannot allocate a {mb} MB transposition table")
+        cb_set_rules(self.ctx, pw, pt)
         self.stop_flag = 0
         self.ctx.stop = &self.stop_flag
 
@@ -120,50 +201,81 @@ cdef class Core:
             raise KeyboardInterrupt("search interrupted")
         return result
 
-    def value(self, int n, list hands, int trump, int bidder, int leader, int h, int order,
-              list trick, int guess):
-        cdef uint64_t hs[12]
-        cdef int ts[6]
-        cdef int k = len(trick), v
-        _load(hands, trick, hs, ts)
+    cdef int _position(self, n, hands, trump, bidder, leader, h, order, trick,
+                       cb_args *a) except -1:
+        """Check one position's arguments into ``a``."""
+        cdef Py_ssize_t i
+        cdef int code
+        a.n = _cint(n, "number of players", 3, CB_MAXP, _PLAYERS_RANGE)
+        try:
+            hs = hands if type(hands) is list else list(hands)
+            ts = trick if type(trick) is list else list(trick)
+        except TypeError:
+            raise TypeError("hands and trick must be sequences of ints") from None
+        if len(hs) != 2 * a.n:
+            raise ValueError(f"{len(hs)} hands for {a.n} players (expected {2 * a.n}: "
+                             "the left hands of seats 0..n-1, then their right hands)")
+        if len(ts) >= a.n:
+            raise ValueError(f"a trick of {len(ts)} cards for {a.n} players "
+                             f"(at most {a.n - 1})")
+        for i in range(2 * a.n):
+            a.hands[i] = _u64(hs[i], "hands", i)
+        for i in range(len(ts)):
+            a.trick[i] = _cint(ts[i], "trick", -128, 127, "a card", i)
+        a.k = len(ts)
+        a.trump = _cint(trump, "trump", -128, 127, "a suit 0..3")
+        a.bidder = _cint(bidder, "bidder", -128, 127, "a seat")
+        a.leader = _cint(leader, "leader", -128, 127, "a seat")
+        a.h = _cint(h, "hand", -128, 127, "0 for L or 1 for R")
+        a.order = _cint(order, "trick order", -128, 127, "0 or 1")
+        code = cb_check(a.n, a.hands, a.trump, a.bidder, a.leader, a.h, a.order, a.trick, a.k)
+        if code != CB_OK:
+            raise ValueError(_problem(code, a.n, a.hands, a.trump, a.bidder, a.leader, a.h,
+                                      a.order, a.trick, a.k))
+        return 0
+
+    def value(self, n, hands, trump, bidder, leader, h, order, trick, guess):
+        cdef cb_args a
+        cdef int v
+        self._position(n, hands, trump, bidder, leader, h, order, trick, &a)
+        cdef int g = _cint(guess, "guess", -(2**31), 2**31 - 1, "an int")
         cdef bint hooked = _hook()
         with nogil:
-            v = cb_value(self.ctx, n, hs, trump, bidder, leader, h, order, ts, k, guess)
+            v = cb_value(self.ctx, a.n, a.hands, a.trump, a.bidder, a.leader, a.h, a.order,
+                         a.trick, a.k, g)
         return self._done(v, hooked)
 
-    def make(self, int n, list hands, int trump, int bidder, int leader, int h, int order,
-             list trick, int target):
-        cdef uint64_t hs[12]
-        cdef int ts[6]
-        cdef int k = len(trick), v
-        _load(hands, trick, hs, ts)
+    def make(self, n, hands, trump, bidder, leader, h, order, trick, target):
+        cdef cb_args a
+        cdef int v
+        self._position(n, hands, trump, bidder, leader, h, order, trick, &a)
+        cdef int t = _cint(target, "target", -(2**31), 2**31 - 1, "an int")
         cdef bint hooked = _hook()
         with nogil:
-            v = cb_make(self.ctx, n, hs, trump, bidder, leader, h, order, ts, k, target)
+            v = cb_make(self.ctx, a.n, a.hands, a.trump, a.bidder, a.leader, a.h, a.order,
+                        a.trick, a.k, t)
         return bool(self._done(v, hooked))
 
-    def all_tricks(self, int n, list hands, int trump, int bidder, int leader, int h, int order,
-                   list trick):
-        cdef uint64_t hs[12]
-        cdef int ts[6]
-        cdef int k = len(trick), v
-        _load(hands, trick, hs, ts)
+    def all_tricks(self, n, hands, trump, bidder, leader, h, order, trick):
+        cdef cb_args a
+        cdef int v
+        self._position(n, hands, trump, bidder, leader, h, order, trick, &a)
         cdef bint hooked = _hook()
         with nogil:
-            v = cb_all_tricks(self.ctx, n, hs, trump, bidder, leader, h, order, ts, k)
+            v = cb_all_tricks(self.ctx, a.n, a.hands, a.trump, a.bidder, a.leader, a.h,
+                              a.order, a.trick, a.k)
         return bool(self._done(v, hooked))
 
-    def moves(self, int n, list hands, int trump, int bidder, int leader, int h, int order,
-              list trick, int guess):
-        cdef uint64_t hs[12]
-        cdef int ts[6]
+    def moves(self, n, hands, trump, bidder, leader, h, order, trick, guess):
+        cdef cb_args a
         cdef int cards[4]
         cdef int values[4]
-        cdef int k = len(trick), m
-        _load(hands, trick, hs, ts)
+        cdef int m
+        self._position(n, hands, trump, bidder, leader, h, order, trick, &a)
+        cdef int g = _cint(guess, "guess", -(2**31), 2**31 - 1, "an int")
         cdef bint hooked = _hook()
         with nogil:
-            m = cb_moves(self.ctx, n, hs, trump, bidder, leader, h, order, ts, k, guess,
-                         cards, values)
+            m = cb_moves(self.ctx, a.n, a.hands, a.trump, a.bidder, a.leader, a.h, a.order,
+                         a.trick, a.k, g, cards, values)
         m = self._done(m, hooked)
         return [(cards[i], values[i]) for i in range(m)]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from solver.carabin import _core as _carabin
 from solver.carabin.deal import Deal, contract_made
 from solver.carabin.position import Position
-from solver.carabin.rules import TRICK_ORDERS, card_points
+from solver.carabin.rules import POWER, RANK_POINTS, TRICK_ORDERS, card_points
 from solver.cards import SUITS, card_str, rank_of
 
 DEFAULT_TT_MB = 32
@@ -30,12 +30,13 @@ def carabin_core(tt_mb: int | None = None) -> _carabin.Core:
 
     One context per size lives as long as the process. Its entries belong to the deal
     (card ownership) they were computed in and stay valid for every position of that
-    deal, so per-move values and deal tables reuse earlier work.
+    deal, so per-move values and deal tables reuse earlier work. The core plays by the
+    card tables of :mod:`solver.carabin.rules`.
     """
     size = DEFAULT_TT_MB if tt_mb is None else tt_mb
     core = _cores.get(size)
     if core is None:
-        core = _cores[size] = _carabin.Core(size)
+        core = _cores[size] = _carabin.Core(size, power=POWER, rank_points=RANK_POINTS)
     return core
 
 

@@ -7,8 +7,6 @@ for the trump suit), those of rules.py unless others are given. Every argument i
 checked here before C sees it: a bad one raises TypeError or ValueError.
 """
 
-import operator
-
 from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int8_t, int16_t, uint32_t, uint64_t
 
@@ -59,30 +57,9 @@ cdef extern from "_core.h" nogil:
     int kj_card_to_external(const kj_ctx *c, int ic)
 
 
-#: Largest transposition table a core accepts, in MB.
-MAX_MEGABYTES = 1 << 20
-_INT_MAX = 2**31 - 1
+include "checks.pxi"
 
-
-cdef object _index(object value, str name):
-    """``value`` as a Python int."""
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}") from None
-
-
-cdef object _int(object value, str name, object lo, object hi, str expected):
-    """``value`` as a Python int within ``lo..hi``."""
-    x = _index(value, name)
-    if not lo <= x <= hi:
-        raise ValueError(f"invalid {name} {x} (expected {expected})")
-    return x
-
-
-cdef uint64_t _mask(object value, str name) except? 0:
-    return _int(value, name, 0, 2**64 - 1, "a 64-bit card set")
-
+_BONUS_RANGE = f"0..{KJ_MAX_BONUS}"
 
 cdef str _problem(int code, uint64_t e, uint64_t d, int trump, int leader, int trick):
     """What kj_check's code says about a position."""
@@ -101,17 +78,6 @@ cdef str _problem(int code, uint64_t e, uint64_t d, int trump, int leader, int t
     return (f"hand sizes {bin(e).count('1')} (E) and {bin(d).count('1')} (D) do not fit "
             f"leader {leader} and trick card {trick} (equal at a trick boundary, the "
             f"leader's one card shorter once he has led)")
-
-
-cdef list _table(object table, str name):
-    """A rule table as a list of 16 ints."""
-    try:
-        values = list(table)
-    except TypeError:
-        raise TypeError(f"{name} must be a sequence of 16 ints, not {type(table).__name__}") from None
-    if len(values) != 16:
-        raise ValueError(f"{name} must have 16 entries (one per rank field), not {len(values)}")
-    return [_int(v, f"{name}[{r}]", -(2**31), _INT_MAX, "an int") for r, v in enumerate(values)]
 
 
 def _default_rules():
@@ -137,12 +103,7 @@ cdef class Core:
         cdef int points[2][16]
         cdef const int *pw[2]
         cdef const int *pt[2]
-        mb = _index(megabytes, "transposition table size")
-        if mb < 1:
-            raise ValueError(f"transposition table size must be at least 1 MB, not {mb}")
-        if mb > MAX_MEGABYTES:
-            raise ValueError(
-                f"transposition table size must be at most {MAX_MEGABYTES} MB, not {mb}")
+        cdef size_t mb = _megabytes(megabytes)
         defaults = _default_rules()
         tables = [
             _table(t if t is not None else defaults[i], name)
@@ -186,12 +147,12 @@ cdef class Core:
     cdef int _position(self, e, d, trump, leader, trick, bonus, uint64_t *he, uint64_t *hd,
                        int *args) except -1:
         """Check one position's arguments; args = trump, leader, trick, bonus."""
-        he[0] = _mask(e, "E hand")
-        hd[0] = _mask(d, "D hand")
-        args[0] = _int(trump, "trump", -(2**31), _INT_MAX, "a suit 0..3")
-        args[1] = _int(leader, "leader", -(2**31), _INT_MAX, "0 for E or 1 for D")
-        args[2] = _int(trick, "trick card", -(2**31), _INT_MAX, "-1 or a card")
-        args[3] = _int(bonus, "last-trick bonus", 0, KJ_MAX_BONUS, f"0..{KJ_MAX_BONUS}")
+        he[0] = _u64(e, "E hand")
+        hd[0] = _u64(d, "D hand")
+        args[0] = _cint(trump, "trump", -128, 127, "a suit 0..3")
+        args[1] = _cint(leader, "leader", -128, 127, "0 for E or 1 for D")
+        args[2] = _cint(trick, "trick card", -128, 127, "-1 or a card of the pack")
+        args[3] = _cint(bonus, "last-trick bonus", 0, KJ_MAX_BONUS, _BONUS_RANGE)
         cdef int code = kj_check(self.ctx, he[0], hd[0], args[0], args[1], args[2])
         if code != KJ_OK:
             raise ValueError(_problem(code, he[0], hd[0], args[0], args[1], args[2]))
@@ -244,11 +205,11 @@ cdef class Core:
         cdef const int8_t[:] vk = _buffer_i8(trick, "trick")
         cdef int[:] vo = _buffer_out(out, "out")
         cdef Py_ssize_t i, start, stop, n = ve.shape[0]
-        cdef int b = _int(bonus, "last-trick bonus", 0, KJ_MAX_BONUS, f"0..{KJ_MAX_BONUS}")
+        cdef int b = _cint(bonus, "last-trick bonus", 0, KJ_MAX_BONUS, _BONUS_RANGE)
         cdef int code = KJ_OK
-        for name, m in (("d", vd), ("trump", vt), ("leader", vl), ("trick", vk), ("out", vo)):
-            if m.shape[0] != n:
-                raise ValueError(f"{name} has {m.shape[0]} entries, e has {n}: one per position")
+        _same_length(n, "e", [("d", vd.shape[0]), ("trump", vt.shape[0]),
+                              ("leader", vl.shape[0]), ("trick", vk.shape[0]),
+                              ("out", vo.shape[0])])
         with nogil:
             for i in range(n):
                 code = kj_check(self.ctx, ve[i], vd[i], vt[i], vl[i], vk[i])
@@ -281,7 +242,7 @@ cdef class Core:
         cdef kj_tree *t = NULL
         cdef kj_ctx *ctx = self.ctx
         cdef int n, i
-        cdef int limit = _int(max_nodes, "max_nodes", 0, _INT_MAX, f"0..{_INT_MAX}")
+        cdef int limit = _cint(max_nodes, "max_nodes", 0, 2**31 - 1, "0..2**31-1")
         cdef bint pc = bool(per_class)
         self._position(e, d, trump, leader, trick, bonus, &he, &hd, a)
         with nogil:
@@ -349,30 +310,3 @@ def _check_rules(list plain_power, list trump_power, list plain_points, list tru
     if total > KJ_MAX_PACK_POINTS:
         raise ValueError(f"the pack is worth {total} points, more than the core's "
                          f"{KJ_MAX_PACK_POINTS}")
-
-
-cdef const uint64_t[:] _buffer_u64(object buf, str name):
-    cdef const uint64_t[:] view
-    try:
-        view = buf
-    except (TypeError, ValueError, BufferError) as err:
-        raise TypeError(f"{name} must be a buffer of uint64 (array('Q')): {err}") from None
-    return view
-
-
-cdef const int8_t[:] _buffer_i8(object buf, str name):
-    cdef const int8_t[:] view
-    try:
-        view = buf
-    except (TypeError, ValueError, BufferError) as err:
-        raise TypeError(f"{name} must be a buffer of int8 (array('b')): {err}") from None
-    return view
-
-
-cdef int[:] _buffer_out(object buf, str name):
-    cdef int[:] view
-    try:
-        view = buf
-    except (TypeError, ValueError, BufferError) as err:
-        raise TypeError(f"{name} must be a writable buffer of int32 (array('i')): {err}") from None
-    return view

@@ -1,0 +1,268 @@
+"""The compiled Carabin core on its own: it plays by the tables it is given, and it
+refuses every bad argument with TypeError or ValueError before C sees it."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+
+from solver.carabin import Position, rules
+from solver.carabin import _core as _carabin
+from solver.carabin.engine import _args, carabin_core
+from solver.cards import cards_of
+from solver.reference import carabin_points
+
+TABLES = (rules.POWER, rules.RANK_POINTS)
+PACK_CARDS = list(cards_of(rules.PACK))
+RANK = {r: i for i, r in enumerate("23456789TJQKA")}
+
+
+def core_with(tables: tuple = TABLES, megabytes: int = 1) -> _carabin.Core:
+    return _carabin.Core(megabytes, power=tables[0], rank_points=tables[1])
+
+
+def with_entry(table: tuple, rank: str, value: int) -> tuple:
+    out = list(table)
+    out[RANK[rank]] = value
+    return tuple(out)
+
+
+# ---------------------------------------------------------------- a naive reference
+def naive_value(tables: tuple, n, hands, trump, bidder, leader, h, order, trick) -> int:
+    """The bidder's points by plain minimax over the rules written with ``tables``."""
+    power, points = tables
+
+    def beats(card: int, best: int) -> bool:
+        if card >> 4 == best >> 4:
+            return power[card & 15] > power[best & 15]
+        return card >> 4 == trump
+
+    @cache
+    def value(hands: tuple, leader: int, h: int, trick: tuple) -> int:
+        if len(trick) == n:
+            win = 0
+            for i in range(1, n):
+                if beats(trick[i], trick[win]):
+                    win = i
+            winner = (leader + win) % n
+            gain = sum(points[c & 15] for c in trick) if winner == bidder else 0
+            nxt = 1 - h if order == 0 else h
+            if not any(hands[nxt * n : nxt * n + n]) and any(hands[(1 - nxt) * n :][:n]):
+                nxt = 1 - nxt
+            return gain + value(hands, winner, nxt, ())
+        if not any(hands) and not trick:
+            return 0
+        seat = (leader + len(trick)) % n
+        vs = []
+        for c in cards_of(hands[h * n + seat]):
+            rest = list(hands)
+            rest[h * n + seat] &= ~(1 << c)
+            vs.append(value(tuple(rest), leader, h, (*trick, c)))
+        return max(vs) if seat == bidder else min(vs)
+
+    return value(tuple(hands), leader, h, tuple(trick))
+
+
+def random_positions(seed: int, count: int) -> list[tuple]:
+    """Core arguments (n, hands, trump, bidder, leader, h, order, trick) of 3-4 players
+    with 0-2 cards a hand, an unfinished trick some of the time."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        n = rng.choice((3, 4))
+        sizes = [rng.randint(0, 2), rng.randint(0, 2)]
+        h = rng.randrange(2)
+        if not sizes[h] and sizes[1 - h]:
+            continue
+        deck = rng.sample(PACK_CARDS, n * (sizes[0] + sizes[1]))
+        hands = []
+        for kind in range(2):
+            for _ in range(n):
+                hands.append(sum(1 << deck.pop() for _ in range(sizes[kind])))
+        leader = rng.randrange(n)
+        trick = []
+        if sizes[h]:
+            for j in range(rng.randrange(n)):
+                i = h * n + (leader + j) % n
+                card = min(cards_of(hands[i]))
+                hands[i] &= ~(1 << card)
+                trick.append(card)
+        out.append(
+            (n, hands, rng.randrange(4), rng.randrange(n), leader, h, rng.randrange(2), trick)
+        )
+    return out
+
+
+def test_naive_reference_agrees_with_the_reference_module() -> None:
+    rng = random.Random(1)
+    for _ in range(30):
+        n = 3
+        cards = rng.sample(PACK_CARDS, 2 * n)
+        # one L trick then one R trick, alternate order
+        hands = [(1 << cards[s], 1 << cards[n + s]) for s in range(n)]
+        p = Position(rng.randrange(4), rng.randrange(n), rng.randrange(n), 0, tuple(hands))
+        assert naive_value(TABLES, *_args(p)) == carabin_points(p)[0]
+
+
+# ---------------------------------------------------------------- the rules are data
+@pytest.mark.parametrize("trump", range(4))
+def test_one_trick_is_worth_the_points_of_the_tables(trump: int) -> None:
+    """Every pair of cards led by seat 0 and played by seat 1, seat 2 discarding a
+    fixed card: the highest card of the suit led (POWER) or the highest trump wins,
+    and the bidder takes the RANK_POINTS of the trick if it is his."""
+    core = carabin_core()
+    third = 16 * ((trump + 1) % 4) + RANK["5"]
+
+    def beats(card: int, best: int) -> bool:
+        if card >> 4 == best >> 4:
+            return rules.POWER[card & 15] > rules.POWER[best & 15]
+        return card >> 4 == trump
+
+    for a in PACK_CARDS:
+        for b in PACK_CARDS:
+            if len({a, b, third}) < 3:
+                continue
+            win = 0
+            for i, c in enumerate((b, third), start=1):
+                if beats(c, (a, b)[win]):
+                    win = i
+            total = sum(rules.RANK_POINTS[c & 15] for c in (a, b, third))
+            bidder = (a + b) % 3
+            expect = total if win == bidder else 0
+            boundary = [1 << a, 1 << b, 1 << third, 0, 0, 0]
+            assert core.value(3, boundary, trump, bidder, 0, 0, 0, [], 0) == expect
+            assert core.value(3, [0, *boundary[1:]], trump, bidder, 0, 0, 0, [a], 0) == expect
+
+
+def test_card_numbers_come_back_in_the_external_form() -> None:
+    core = carabin_core()
+    for n, hands, trump, bidder, leader, h, order, trick in random_positions(2, 150):
+        if not any(hands):
+            continue
+        mover = (leader + len(trick)) % n
+        moves = core.moves(n, hands, trump, bidder, leader, h, order, trick, 0)
+        assert sorted(c for c, _ in moves) == sorted(cards_of(hands[h * n + mover]))
+
+
+# A variant only the tables know: the jack ranks above the queen and is worth 2, the
+# queen 1, the ace 5.
+JACK_OVER_QUEEN = (
+    with_entry(with_entry(rules.POWER, "J", 10), "Q", 9),
+    with_entry(with_entry(with_entry(rules.RANK_POINTS, "J", 2), "Q", 1), "A", 5),
+)
+
+
+def test_a_core_built_from_other_tables_plays_by_them() -> None:
+    variant = core_with(JACK_OVER_QUEEN)
+    standard = core_with()
+    differ = 0
+    for args in random_positions(3, 300):
+        got = variant.value(*args, 0)
+        assert got == naive_value(JACK_OVER_QUEEN, *args), args
+        assert standard.value(*args, 0) == naive_value(TABLES, *args), args
+        differ += got != standard.value(*args, 0)
+    assert differ > 30
+    # QS led, JS and 2S follow (hearts trump, seat 0 bids): the queen wins under
+    # rules.py, the jack (seat 1) in the variant
+    qs, js, two = RANK["Q"], RANK["J"], RANK["2"]
+    hands = [1 << qs, 1 << js, 1 << two, 0, 0, 0]
+    assert standard.value(3, hands, 1, 0, 0, 0, 0, [], 0) == 2
+    assert variant.value(3, hands, 1, 0, 0, 0, 0, [], 0) == 0
+    assert variant.value(3, hands, 1, 1, 0, 0, 0, [], 0) == 3
+
+
+BAD_TABLES = [
+    ({"power": (0,) * 15}, ValueError, "16 entries"),
+    ({"power": 7}, TypeError, "sequence of 16 ints"),
+    ({"rank_points": "AKQ"}, TypeError, "sequence of 16 ints"),
+    ({"rank_points": (0.5,) * 16}, TypeError, "must be an int"),
+    ({"power": with_entry(rules.POWER, "A", 11)}, ValueError, "once each"),
+    ({"power": (*rules.POWER[:13], 13, -1, -1)}, ValueError, "once each"),
+    ({"rank_points": with_entry(rules.RANK_POINTS, "A", 1)}, ValueError, "decrease"),
+    ({"rank_points": with_entry(rules.RANK_POINTS, "2", -1)}, ValueError, "0..7"),
+    ({"rank_points": with_entry(rules.RANK_POINTS, "A", 8)}, ValueError, "0..7"),
+    ({"rank_points": (7,) * 13 + (0,) * 3}, ValueError, "worth 364 points"),
+]
+
+
+@pytest.mark.parametrize(("tables", "error", "match"), BAD_TABLES)
+def test_unusable_tables_are_refused(tables: dict, error: type, match: str) -> None:
+    with pytest.raises(error, match=match):
+        _carabin.Core(1, **tables)
+
+
+# ---------------------------------------------------------------- safe bindings
+@pytest.mark.parametrize(
+    ("megabytes", "error", "match"),
+    [
+        (0, ValueError, "at least 1 MB"),
+        (-1, ValueError, "at least 1 MB"),
+        ((1 << 20) + 1, ValueError, "at most 1048576 MB"),
+        (1 << 80, ValueError, "at most"),
+        (1.0, TypeError, "must be an int"),
+        (None, TypeError, "must be an int"),
+    ],
+)
+def test_table_size_is_checked(megabytes: object, error: type, match: str) -> None:
+    with pytest.raises(error, match=match):
+        _carabin.Core(megabytes)  # type: ignore[arg-type]
+
+
+AS, KS, QS, AH = 12, 11, 10, 16 + 12
+# three players, one card each in the L hand, seat 0 bids and leads
+GOOD = (3, [1 << AS, 1 << KS, 1 << QS, 0, 0, 0], 1, 0, 0, 0, 0, [])
+BAD_POSITIONS = [
+    ((2, *GOOD[1:]), ValueError, "number of players 2"),
+    ((7, *GOOD[1:]), ValueError, "number of players 7"),
+    (("3", *GOOD[1:]), TypeError, "number of players must be an int"),
+    ((3, GOOD[1][:4], *GOOD[2:]), ValueError, "4 hands for 3 players"),
+    ((3, [*GOOD[1], 0, 0], *GOOD[2:]), ValueError, "8 hands for 3 players"),
+    ((3, 12345, *GOOD[2:]), TypeError, "sequences"),
+    ((3, [-1, *GOOD[1][1:]], *GOOD[2:]), ValueError, r"hands\[0\]"),
+    ((3, [1 << 64, *GOOD[1][1:]], *GOOD[2:]), ValueError, r"hands\[0\]"),
+    ((3, [1.0, *GOOD[1][1:]], *GOOD[2:]), TypeError, r"hands\[0\] must be an int"),
+    ((3, [1 << 13, *GOOD[1][1:]], *GOOD[2:]), ValueError, "not a card"),
+    ((3, [1 << AS, 1 << AS, *GOOD[1][2:]], *GOOD[2:]), ValueError, "twice"),
+    ((3, [0b11111, 0b11111 << 5, 0b11111 << 16, 0, 0, 0], *GOOD[2:]), ValueError, "more than 4"),
+    ((3, [1 << AS, 0, 1 << QS, 0, 0, 0], *GOOD[2:]), ValueError, "hand sizes"),
+    ((3, [1 << AS, 1 << KS, 1 << QS, 1 << AH, 0, 0], *GOOD[2:]), ValueError, "hand sizes"),
+    ((3, [0, 0, 0, 1 << AS, 1 << KS, 1 << QS], *GOOD[2:]), ValueError, "hand sizes"),
+    ((*GOOD[:2], 4, *GOOD[3:]), ValueError, "trump 4"),
+    ((*GOOD[:2], 10**20, *GOOD[3:]), ValueError, "trump"),
+    ((*GOOD[:3], 3, *GOOD[4:]), ValueError, "bidder 3"),
+    ((*GOOD[:4], -1, *GOOD[5:]), ValueError, "leader -1"),
+    ((*GOOD[:5], 2, *GOOD[6:]), ValueError, "hand 2"),
+    ((*GOOD[:6], 2, GOOD[7]), ValueError, "trick order 2"),
+    ((*GOOD[:7], [AH, AH, AH]), ValueError, "a trick of 3 cards for 3 players"),
+    ((*GOOD[:7], [64]), ValueError, "invalid trick"),
+    ((*GOOD[:7], [13]), ValueError, "invalid trick"),
+    ((*GOOD[:7], [AS]), ValueError, "twice|hand sizes"),
+    ((*GOOD[:7], [AH, AH]), ValueError, "twice"),
+    ((*GOOD[:7], ["AS"]), TypeError, r"trick\[0\] must be an int"),
+    ((3, [0, 1 << KS, 1 << QS, 0, 0, 0], *GOOD[2:7], [AH]), None, ""),
+]
+
+
+@pytest.mark.parametrize("method", ["value", "make", "all_tricks", "moves"])
+@pytest.mark.parametrize(("args", "error", "match"), BAD_POSITIONS)
+def test_bad_positions_are_refused(method: str, args: tuple, error: type, match: str) -> None:
+    core = carabin_core()
+    extra = () if method == "all_tricks" else (0,)
+    if error is None:
+        getattr(core, method)(*args, *extra)
+        return
+    with pytest.raises(error, match=match):
+        getattr(core, method)(*args, *extra)
+
+
+def test_guess_and_target_are_ints() -> None:
+    core = carabin_core()
+    assert core.value(*GOOD, 10**6) == core.value(*GOOD, -(10**6)) == 9
+    with pytest.raises(ValueError, match="guess"):
+        core.value(*GOOD, 1 << 40)
+    with pytest.raises(TypeError, match="target must be an int"):
+        core.make(*GOOD, 4.5)
+    # sequences other than lists are fine
+    assert core.value(GOOD[0], tuple(GOOD[1]), *GOOD[2:7], (), 0) == 9
