@@ -47,6 +47,7 @@
 
 #include "bits.h"
 #include "order.h"
+#include "stop.h"
 #include "tt.h"
 
 #define CB_MAXP 6
@@ -89,12 +90,8 @@ typedef struct {
     uint64_t class_mask[16];
     int class_pts[16];
     uint64_t nodes;
-    uint32_t poll;
-    int stopped;
-    volatile int *stop; /* set to nonzero to abandon a search */
+    tl_stop stop;         /* Ctrl-C or Core.stop(): see stop.h */
 } cb_ctx;
-
-static volatile int cb_interrupt = 0; /* set by the SIGINT hook of the binding */
 
 #define cb_ctz tl_ctz64
 #define cb_popc tl_popc64
@@ -170,12 +167,7 @@ static void cb_set_rules(cb_ctx *c, const int *power, const int *points)
     cb_clear(c);
 }
 
-static inline int cb_check_stop(cb_ctx *c)
-{
-    if (c->stopped) return 1;
-    if ((++c->poll & 1023) == 0 && ((c->stop && *c->stop) || cb_interrupt)) c->stopped = 1;
-    return c->stopped;
-}
+static inline int cb_check_stop(cb_ctx *c) { return tl_stop_poll(&c->stop); }
 
 /* ----------------------------------------------------------------- tables */
 static inline uint64_t cb_key(const cb_ctx *c, int leader, int h)
@@ -485,7 +477,7 @@ static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, int beta)
         int v = cb_trick(c, &nt, alpha, beta);
         c->hands[h][seat] |= bit;
         c->world[h] |= bit;
-        if (c->stopped) return 0;
+        if (c->stop.stopped) return 0;
         if (maximizing) {
             if (v > best) best = v;
             if (best > alpha) alpha = best;
@@ -560,7 +552,7 @@ static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int beta)
         int v = cb_trick(c, &nt, alpha, beta);
         c->hands[h][leader] |= bit;
         c->world[h] |= bit;
-        if (c->stopped) return 0;
+        if (c->stop.stopped) return 0;
         if (maximizing ? v > best : v < best) { best = v; bestm = x; }
         if (maximizing) { if (best > alpha) alpha = best; }
         else if (best < beta) beta = best;
@@ -607,7 +599,7 @@ static int cb_all_trick(cb_ctx *c, const cb_trick_state *t)
         int v = cb_all_trick(c, &nt);
         c->hands[h][seat] |= bit;
         c->world[h] |= bit;
-        if (c->stopped) return 0;
+        if (c->stop.stopped) return 0;
         if (maximizing && v) return 1;
         if (!maximizing && !v) return 0;
     }
@@ -632,7 +624,7 @@ static int cb_all_boundary(cb_ctx *c, int leader, int h)
     if (e) return e->lo;
     cb_trick_state t = {leader, h, 0, -1, -1, 0, 0};
     int v = cb_all_trick(c, &t);
-    if (c->stopped) return 0;
+    if (c->stop.stopped) return 0;
     cb_tt_put(bucket, key, c->gen, c->gen, cb_popc(all), v, v, -1);
     return v;
 }
@@ -728,7 +720,6 @@ static void cb_load(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidd
     c->bidder = bidder;
     c->order = order;
     c->mode = 0;
-    c->stopped = 0;
     c->world[0] = c->world[1] = 0;
     for (int s = 0; s < CB_MAXP; s++) {
         for (int kind = 0; kind < 2; kind++) {
@@ -773,7 +764,7 @@ static int cb_exact_node(cb_ctx *c, const cb_node *node, int guess)
     if (g == lo) g = lo + 1;
     while (lo < hi) {
         int v = cb_node_search(c, node, g - 1, g);
-        if (c->stopped) return -1;
+        if (c->stop.stopped) return -1;
         if (v >= g) lo = v; else hi = v;
         /* step a quarter of the interval from the side just proved: values cluster
          * near the bounds the fail-soft results give */
@@ -799,7 +790,7 @@ static int cb_make(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidde
     if (target <= 0) return 1;
     if (target > cb_node_total(c, &node)) return 0;
     int v = cb_node_search(c, &node, target - 1, target);
-    return c->stopped ? -1 : v >= target;
+    return c->stop.stopped ? -1 : v >= target;
 }
 
 /* 1 if the bidder can win every remaining trick (the unfinished one included). */
@@ -811,7 +802,7 @@ static int cb_all_tricks(cb_ctx *c, int n, const uint64_t *hands, int trump, int
     c->mode = 1;
     int v = node.t.i == 0 ? cb_all_boundary(c, node.t.leader, node.t.h) : cb_all_trick(c, &node.t);
     c->mode = 0;
-    return c->stopped ? -1 : v;
+    return c->stop.stopped ? -1 : v;
 }
 
 /* Per-move values: for each card of the hand in use of the seat to move (written to
@@ -858,7 +849,7 @@ static int cb_moves(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidd
         }
         c->hands[h][seat] |= bit;
         c->world[h] |= bit;
-        if (c->stopped) return -1;
+        if (c->stop.stopped) return -1;
         cards[m] = cb_card_to_external(c, x);
         values[m] = v;
         m++;

@@ -13,17 +13,14 @@ others are given. Every argument is checked here before C sees it: a bad one rai
 TypeError or ValueError.
 """
 
-import threading
-
-from cpython.exc cimport PyErr_CheckSignals
-from libc.signal cimport SIGINT, SIG_DFL, SIG_ERR, SIG_IGN, sighandler_t, signal
 from libc.stdint cimport uint64_t
+
+include "stop.pxi"
 
 cdef extern from "_core.h" nogil:
     ctypedef struct cb_ctx:
         uint64_t nodes
-        volatile int *stop
-    int cb_interrupt
+        tl_stop stop
     int CB_MAXP, CB_MAX_HAND, CB_PLANES, CB_MAX_PACK_POINTS
     int CB_OK, CB_BAD_PLAYERS, CB_BAD_TRUMP, CB_BAD_BIDDER, CB_BAD_LEADER, CB_BAD_HAND
     int CB_BAD_ORDER, CB_BAD_TRICK, CB_NOT_PACK, CB_OVERLAP, CB_TOO_MANY, CB_SIZES
@@ -42,39 +39,6 @@ cdef extern from "_core.h" nogil:
                       int leader, int h, int order, const int *trick, int k)
     int cb_moves(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder, int leader,
                  int h, int order, const int *trick, int k, int guess, int *cards, int *values)
-
-cdef sighandler_t _previous = SIG_DFL
-cdef int _hooked = 0
-_main_ident = threading.main_thread().ident
-
-
-cdef void _on_sigint(int sig) noexcept nogil:
-    global cb_interrupt
-    cb_interrupt = 1
-    if _previous != SIG_DFL and _previous != SIG_IGN and _previous != SIG_ERR:
-        _previous(sig)
-
-
-cdef bint _hook():
-    """Route SIGINT to the search while it runs (main thread only)."""
-    global _previous, _hooked, cb_interrupt
-    cb_interrupt = 0
-    if _hooked or threading.get_ident() != _main_ident:
-        return False
-    _previous = signal(SIGINT, _on_sigint)
-    if _previous == SIG_ERR:
-        _previous = SIG_DFL
-        return False
-    _hooked = 1
-    return True
-
-
-cdef void _unhook(bint hooked):
-    global _previous, _hooked
-    if hooked:
-        signal(SIGINT, _previous)
-        _hooked = 0
-
 
 include "checks.pxi"
 
@@ -170,7 +134,7 @@ cdef class Core:
             raise MemoryError(f"cannot allocate a {mb} MB transposition table")
         cb_set_rules(self.ctx, pw, pt)
         self.stop_flag = 0
-        self.ctx.stop = &self.stop_flag
+        self.ctx.stop.flag = &self.stop_flag
 
     def __dealloc__(self):
         cb_free(self.ctx)
@@ -187,19 +151,11 @@ cdef class Core:
         cb_clear(self.ctx)
 
     def stop(self):
-        """Ask a running search (in another thread) to stop; it raises KeyboardInterrupt."""
-        self.stop_flag = 1
+        """Ask a running search (in another thread) to stop; it raises KeyboardInterrupt.
 
-    cdef int _done(self, int result, bint hooked) except? -2:
-        global cb_interrupt
-        cdef int interrupted = cb_interrupt or self.stop_flag
-        _unhook(hooked)
-        cb_interrupt = 0
-        self.stop_flag = 0
-        if result < 0 or interrupted:
-            PyErr_CheckSignals()
-            raise KeyboardInterrupt("search interrupted")
-        return result
+        Asked while no search runs, it stops the next one.
+        """
+        self.stop_flag = 1
 
     cdef int _position(self, n, hands, trump, bidder, leader, h, order, trick,
                        cb_args *a) except -1:
@@ -239,32 +195,35 @@ cdef class Core:
         cdef int v
         self._position(n, hands, trump, bidder, leader, h, order, trick, &a)
         cdef int g = _cint(guess, "guess", -(2**31), 2**31 - 1, "an int")
-        cdef bint hooked = _hook()
+        cdef bint hooked = _stop_begin(&self.ctx.stop)
         with nogil:
             v = cb_value(self.ctx, a.n, a.hands, a.trump, a.bidder, a.leader, a.h, a.order,
                          a.trick, a.k, g)
-        return self._done(v, hooked)
+        _stop_end(&self.ctx.stop, hooked)
+        return v
 
     def make(self, n, hands, trump, bidder, leader, h, order, trick, target):
         cdef cb_args a
         cdef int v
         self._position(n, hands, trump, bidder, leader, h, order, trick, &a)
         cdef int t = _cint(target, "target", -(2**31), 2**31 - 1, "an int")
-        cdef bint hooked = _hook()
+        cdef bint hooked = _stop_begin(&self.ctx.stop)
         with nogil:
             v = cb_make(self.ctx, a.n, a.hands, a.trump, a.bidder, a.leader, a.h, a.order,
                         a.trick, a.k, t)
-        return bool(self._done(v, hooked))
+        _stop_end(&self.ctx.stop, hooked)
+        return bool(v)
 
     def all_tricks(self, n, hands, trump, bidder, leader, h, order, trick):
         cdef cb_args a
         cdef int v
         self._position(n, hands, trump, bidder, leader, h, order, trick, &a)
-        cdef bint hooked = _hook()
+        cdef bint hooked = _stop_begin(&self.ctx.stop)
         with nogil:
             v = cb_all_tricks(self.ctx, a.n, a.hands, a.trump, a.bidder, a.leader, a.h,
                               a.order, a.trick, a.k)
-        return bool(self._done(v, hooked))
+        _stop_end(&self.ctx.stop, hooked)
+        return bool(v)
 
     def moves(self, n, hands, trump, bidder, leader, h, order, trick, guess):
         cdef cb_args a
@@ -273,9 +232,9 @@ cdef class Core:
         cdef int m
         self._position(n, hands, trump, bidder, leader, h, order, trick, &a)
         cdef int g = _cint(guess, "guess", -(2**31), 2**31 - 1, "an int")
-        cdef bint hooked = _hook()
+        cdef bint hooked = _stop_begin(&self.ctx.stop)
         with nogil:
             m = cb_moves(self.ctx, a.n, a.hands, a.trump, a.bidder, a.leader, a.h, a.order,
                          a.trick, a.k, g, cards, values)
-        m = self._done(m, hooked)
+        _stop_end(&self.ctx.stop, hooked)
         return [(cards[i], values[i]) for i in range(m)]

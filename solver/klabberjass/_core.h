@@ -25,6 +25,7 @@
 
 #include "bits.h"
 #include "order.h"
+#include "stop.h"
 #include "tt.h"
 
 #define KJ_INF 1000
@@ -55,7 +56,7 @@ typedef struct {
     int8_t rule_pts[2][8];
     uint64_t pack;      /* the pack, 52-card form */
     uint64_t nodes;
-    volatile int *stop; /* set to nonzero to abandon a search (Ctrl-C) */
+    tl_stop stop;       /* Ctrl-C or Core.stop(): see stop.h */
 } kj_ctx;
 
 #define kj_ctz tl_ctz32
@@ -383,7 +384,7 @@ static int kj_lead(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int rem, int
         return w == 0 ? rem : 0;
     }
     if (kj_popc(hE) == 2) return kj_end2(c, hE, hD, leader, rem);
-    if (c->stop && *c->stop) return 0;
+    if (tl_stop_poll(&c->stop)) return 0;
     uint64_t key = (uint64_t)hE | ((uint64_t)hD << 32);
     unsigned tag = 1u | ((unsigned)c->trump << 1) | ((unsigned)leader << 3);
     int lo = 0, hi = rem, ttbest = -1, ncards = kj_popc(hE) + kj_popc(hD);
@@ -431,7 +432,7 @@ static int kj_lead(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int rem, int
         }
         if (alpha >= beta) break;
     }
-    if (c->stop && *c->stop) return best;
+    if (c->stop.stopped) return best; /* the search was cut short: nothing to learn */
     tl_bounds_update(a0, b0, best, &lo, &hi);
     kj_tt_put(bucket, key, tag, c->age, ncards, lo, hi, bestm);
     return best;
@@ -548,7 +549,7 @@ static int kj_pv(kj_ctx *c, uint64_t e, uint64_t d, int trump, int leader, int t
     *value = v;
     int k = 0, acc = 0; /* acc: E points already won along the line */
     while ((n.hE | n.hD) || n.lc >= 0) {
-        if (c->stop && *c->stop) break;
+        if (c->stop.stopped) break;
         int target = v - acc, maximizing = kj_node_mover(&n) == 0;
         uint32_t legal = kj_node_legal(c, &n);
         int chosen = -1;
@@ -737,7 +738,7 @@ static int kj_tree_build(kj_ctx *c, uint64_t e, uint64_t d, int trump, int leade
     int v0 = (!(root.hE | root.hD) && root.lc < 0) ? 0 : kj_exact(c, root.hE, root.hD, root.leader, root.lc, root.rem);
     if (kj_tree_node(t, &root, v0, 0) < 0) return -3;
     for (int i = 0; i < t->nn; i++) {
-        if (c->stop && *c->stop) return -2;
+        if (tl_stop_poll(&c->stop)) return -2;
         kj_node n;
         n.hE = t->iE[i]; n.hD = t->iD[i]; n.leader = t->lead[i]; n.lc = t->ilc[i]; n.rem = t->rem[i];
         int v = t->value[i], depth = t->depth[i];

@@ -5,16 +5,20 @@ The card rules are data: a core is built from the four 16-entry tables of
 solver.klabberjass.rules (trick power and card points by rank, for a plain suit and
 for the trump suit), those of rules.py unless others are given. Every argument is
 checked here before C sees it: a bad one raises TypeError or ValueError.
+
+A search can be abandoned with :meth:`Core.stop` from another thread or with Ctrl-C in
+the main thread, which raises ``KeyboardInterrupt``.
 """
 
-from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int8_t, int16_t, uint32_t, uint64_t
+
+include "stop.pxi"
 
 cdef extern from "_core.h" nogil:
     ctypedef struct kj_ctx:
         uint64_t nodes
         uint64_t pack
-        volatile int *stop
+        tl_stop stop
     int KJ_MAX_HAND, KJ_MAX_PACK_POINTS, KJ_MAX_BONUS
     int KJ_OK, KJ_BAD_TRUMP, KJ_BAD_LEADER, KJ_BAD_TRICK, KJ_NOT_PACK, KJ_OVERLAP
     int KJ_TOO_MANY, KJ_SIZES
@@ -123,7 +127,7 @@ cdef class Core:
             raise MemoryError(f"cannot allocate a {mb} MB transposition table")
         kj_set_rules(self.ctx, pw, pt)
         self.stop_flag = 0
-        self.ctx.stop = &self.stop_flag
+        self.ctx.stop.flag = &self.stop_flag
 
     def __dealloc__(self):
         kj_free(self.ctx)
@@ -144,6 +148,13 @@ cdef class Core:
     def clear(self):
         kj_clear(self.ctx)
 
+    def stop(self):
+        """Ask a running search (in another thread) to stop; it raises KeyboardInterrupt.
+
+        Asked while no search runs, it stops the next one.
+        """
+        self.stop_flag = 1
+
     cdef int _position(self, e, d, trump, leader, trick, bonus, uint64_t *he, uint64_t *hd,
                        int *args) except -1:
         """Check one position's arguments; args = trump, leader, trick, bonus."""
@@ -163,8 +174,10 @@ cdef class Core:
         cdef int a[4]
         cdef int v
         self._position(e, d, trump, leader, trick, bonus, &he, &hd, a)
+        cdef bint hooked = _stop_begin(&self.ctx.stop)
         with nogil:
             v = kj_value(self.ctx, he, hd, a[0], a[1], a[2], a[3])
+        _stop_end(&self.ctx.stop, hooked)
         return v
 
     def moves(self, e, d, trump, leader, trick, bonus):
@@ -174,8 +187,10 @@ cdef class Core:
         cdef int values[2 * 9 + 1]
         cdef int n
         self._position(e, d, trump, leader, trick, bonus, &he, &hd, a)
+        cdef bint hooked = _stop_begin(&self.ctx.stop)
         with nogil:
             n = kj_moves(self.ctx, he, hd, a[0], a[1], a[2], a[3], cards, values)
+        _stop_end(&self.ctx.stop, hooked)
         return [(cards[i], values[i]) for i in range(n)]
 
     def pv(self, e, d, trump, leader, trick, bonus):
@@ -185,8 +200,10 @@ cdef class Core:
         cdef int value = 0
         cdef int n
         self._position(e, d, trump, leader, trick, bonus, &he, &hd, a)
+        cdef bint hooked = _stop_begin(&self.ctx.stop)
         with nogil:
             n = kj_pv(self.ctx, he, hd, a[0], a[1], a[2], a[3], cards, &value)
+        _stop_end(&self.ctx.stop, hooked)
         return value, [cards[i] for i in range(n)]
 
     def values(self, e, d, trump, leader, trick, bonus, out):
@@ -195,8 +212,8 @@ cdef class Core:
         ``e``, ``d`` are buffers of uint64 (``array('Q')``), ``trump``, ``leader``,
         ``trick`` of int8 (``array('b')``), ``out`` a writable buffer of int32
         (``array('i')``), all of one length; every position is checked before any is
-        solved. The GIL is released while solving; between chunks of 256 positions
-        pending signals are checked, so Ctrl-C stops a long batch promptly.
+        solved. The GIL is released while solving; Ctrl-C or :meth:`stop` ends the
+        batch promptly with KeyboardInterrupt (``out`` is then partly written).
         """
         cdef const uint64_t[:] ve = _buffer_u64(e, "e")
         cdef const uint64_t[:] vd = _buffer_u64(d, "d")
@@ -204,9 +221,9 @@ cdef class Core:
         cdef const int8_t[:] vl = _buffer_i8(leader, "leader")
         cdef const int8_t[:] vk = _buffer_i8(trick, "trick")
         cdef int[:] vo = _buffer_out(out, "out")
-        cdef Py_ssize_t i, start, stop, n = ve.shape[0]
+        cdef Py_ssize_t i, n = ve.shape[0]
         cdef int b = _cint(bonus, "last-trick bonus", 0, KJ_MAX_BONUS, _BONUS_RANGE)
-        cdef int code = KJ_OK
+        cdef int code = KJ_OK, v
         _same_length(n, "e", [("d", vd.shape[0]), ("trump", vt.shape[0]),
                               ("leader", vl.shape[0]), ("trick", vk.shape[0]),
                               ("out", vo.shape[0])])
@@ -217,12 +234,14 @@ cdef class Core:
                     break
         if code != KJ_OK:
             raise ValueError(f"position {i}: " + _problem(code, ve[i], vd[i], vt[i], vl[i], vk[i]))
-        for start in range(0, n, 256):
-            stop = min(start + 256, n)
-            with nogil:
-                for i in range(start, stop):
-                    vo[i] = kj_value(self.ctx, ve[i], vd[i], vt[i], vl[i], vk[i], b)
-            PyErr_CheckSignals()
+        cdef bint hooked = _stop_begin(&self.ctx.stop)
+        with nogil:
+            for i in range(n):
+                v = kj_value(self.ctx, ve[i], vd[i], vt[i], vl[i], vk[i], b)
+                if self.ctx.stop.stopped:
+                    break
+                vo[i] = v
+        _stop_end(&self.ctx.stop, hooked)
 
     def optimal_tree(self, e, d, trump, leader, trick, bonus, per_class, max_nodes):
         """The DAG of optimal play from a position, as flat lists (None if over max_nodes).
@@ -245,13 +264,13 @@ cdef class Core:
         cdef int limit = _cint(max_nodes, "max_nodes", 0, 2**31 - 1, "0..2**31-1")
         cdef bint pc = bool(per_class)
         self._position(e, d, trump, leader, trick, bonus, &he, &hd, a)
+        cdef bint hooked = _stop_begin(&self.ctx.stop)
         with nogil:
             n = kj_tree_build(self.ctx, he, hd, a[0], a[1], a[2], a[3], pc, limit, &t)
         try:
+            _stop_end(&self.ctx.stop, hooked)
             if n == -1:
                 return None
-            if n == -2:
-                raise KeyboardInterrupt("tree enumeration stopped")
             if n < 0:
                 raise MemoryError("cannot allocate the optimal tree")
             return {

@@ -4,7 +4,13 @@ refuses every bad argument with TypeError or ValueError before C sees it."""
 from __future__ import annotations
 
 import array
+import os
 import random
+import signal
+import subprocess
+import sys
+import threading
+import time
 from functools import cache
 
 import pytest
@@ -346,3 +352,107 @@ def test_good_batch() -> None:
     assert args["out"].tolist() == [naive_value(TABLES, *p, 10) for p in positions]
     empty = batch(0)
     klabberjass_core().values(*empty.values())
+
+
+# ---------------------------------------------------------------- stopping a search
+LONG_BATCH = """
+import array, random, sys
+from solver.klabberjass.engine import klabberjass_core
+
+rng = random.Random(1)
+pack = [16 * s + r for s in range(4) for r in range(5, 13)]
+n = {n}
+e, d = array.array("Q"), array.array("Q")
+for _ in range(n):
+    c = rng.sample(pack, 18)
+    e.append(sum(1 << x for x in c[:9]))
+    d.append(sum(1 << x for x in c[9:]))
+trump = array.array("b", [rng.randrange(4) for _ in range(n)])
+core = klabberjass_core()
+print("solving", flush=True)
+try:
+    core.values(e, d, trump, array.array("b", bytes(n)), array.array("b", [-1] * n), 10,
+                array.array("i", bytes(4 * n)))
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(130)
+print("finished", flush=True)
+"""
+
+
+def long_batch(n: int) -> tuple:
+    """Arguments of Core.values for n random full deals (about 0.1 ms each)."""
+    rng = random.Random(1)
+    e, d = array.array("Q"), array.array("Q")
+    for _ in range(n):
+        c = rng.sample(PACK_CARDS, 18)
+        e.append(sum(1 << x for x in c[:9]))
+        d.append(sum(1 << x for x in c[9:]))
+    trump = array.array("b", [rng.randrange(4) for _ in range(n)])
+    zeros, none = array.array("b", bytes(n)), array.array("b", [-1] * n)
+    return e, d, trump, zeros, none, 10, array.array("i", bytes(4 * n))
+
+
+def test_ctrl_c_stops_a_long_batch() -> None:
+    """SIGINT to a process deep in a batch of 200,000 deals (half a minute of work):
+    KeyboardInterrupt within moments, exit status 130."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", LONG_BATCH.format(n=200_000)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline() == "solving\n"
+    time.sleep(1.0)  # deep in the batch, the GIL released
+    t0 = time.perf_counter()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=20)
+    assert time.perf_counter() - t0 < 2
+    assert proc.returncode == 130, err
+    assert out == "interrupted\n"
+
+
+def test_stop_from_another_thread_ends_a_batch() -> None:
+    core = core_with(megabytes=8)
+    args = long_batch(50_000)
+    timer = threading.Timer(0.3, core.stop)
+    t0 = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        core.values(*args)
+    timer.join()
+    assert time.perf_counter() - t0 < 2
+    # the core is sound afterwards: what it learnt before the stop is still right
+    for e, d, trump, leader, trick in random_positions(6, 50, max_cards=4):
+        assert core.value(e, d, trump, leader, trick, 10) == naive_value(
+            TABLES, e, d, trump, leader, trick, 10
+        )
+    few = [a[:200] if isinstance(a, array.array) else a for a in args]
+    core.values(*few)
+    single = [core_with().value(e, d, t, 0, -1, 10) for e, d, t in zip(*few[:3], strict=True)]
+    assert few[-1].tolist() == single
+
+
+def test_a_stop_requested_before_a_tree_build_ends_it() -> None:
+    """A stop asked for while no search runs ends the next one (a controlling thread
+    cannot lose it by asking a moment too early); the call after that runs."""
+    core = core_with()
+    big = (0, 0)
+    for seed in range(10):
+        rng = random.Random(seed)
+        c = rng.sample(PACK_CARDS, 18)
+        e, d = sum(1 << x for x in c[:9]), sum(1 << x for x in c[9:])
+        tree = core.optimal_tree(e, d, 0, 0, -1, 10, False, 10**6)
+        assert tree is not None
+        if len(tree["e"]) > big[0]:
+            big = (len(tree["e"]), (e, d))
+    assert big[0] > 5000
+    e, d = big[1]
+    core.clear()
+    core.stop()
+    with pytest.raises(KeyboardInterrupt):
+        core.optimal_tree(e, d, 0, 0, -1, 10, False, 10**6)
+    tree = core.optimal_tree(e, d, 0, 0, -1, 10, False, 10**6)
+    assert tree is not None and len(tree["e"]) == big[0]
