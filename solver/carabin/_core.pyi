@@ -1,8 +1,10 @@
 """Typed stub of the compiled Carabin core."""
 
 from collections.abc import Sequence
+from typing import Any
 
 MAX_MEGABYTES: int
+MAX_PLAYERS: int
 
 class Core:
     def __init__(
@@ -65,3 +67,16 @@ class Core:
         trick: Sequence[int],
         guess: int,
     ) -> list[tuple[int, int]]: ...
+    def values(
+        self,
+        n: Any,
+        hands: Any,
+        trump: Any,
+        bidder: Any,
+        leader: Any,
+        h: Any,
+        order: Any,
+        trick: Any,
+        guess: Any,
+        out: Any,
+    ) -> None: ...

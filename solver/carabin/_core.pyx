@@ -13,7 +13,7 @@ others are given. Every argument is checked here before C sees it: a bad one rai
 TypeError or ValueError.
 """
 
-from libc.stdint cimport uint64_t
+from libc.stdint cimport int8_t, uint64_t
 
 include "stop.pxi"
 
@@ -76,6 +76,14 @@ cdef str _problem(int code, int n, const uint64_t *hands, int trump, int bidder,
 
 
 _PLAYERS_RANGE = f"3 to {CB_MAXP}"
+#: Most players; Core.values takes 2 * MAX_PLAYERS hands and MAX_PLAYERS - 1 trick
+#: cards a position.
+MAX_PLAYERS = CB_MAXP
+cdef enum:
+    _HANDS_STRIDE = 12  # 2 * CB_MAXP
+    _TRICK_STRIDE = 5  # CB_MAXP - 1
+if _HANDS_STRIDE != 2 * CB_MAXP or _TRICK_STRIDE != CB_MAXP - 1:
+    raise ImportError("the batch strides of _core.pyx do not match CB_MAXP of _core.h")
 
 
 def _check_rules(list power, list points):
@@ -109,6 +117,33 @@ ctypedef struct cb_args:
     int trump, bidder, leader, h, order
     int trick[6]
     int k
+
+
+cdef int _row(cb_args *a, const int8_t[:] n, const uint64_t[:] hands, const int8_t[:] trump,
+              const int8_t[:] bidder, const int8_t[:] leader, const int8_t[:] h,
+              const int8_t[:] order, const int8_t[:] trick, Py_ssize_t i) noexcept nogil:
+    """Read position i of a batch into ``a``; cb_check's code, or -1 for a hand given
+    beyond the 2n of the position, -2 for a trick card after a -1."""
+    cdef Py_ssize_t j
+    a.n = n[i]
+    a.trump, a.bidder, a.leader, a.h, a.order = trump[i], bidder[i], leader[i], h[i], order[i]
+    if a.n < 3 or a.n > CB_MAXP:
+        return CB_BAD_PLAYERS
+    for j in range(_HANDS_STRIDE):
+        a.hands[j] = hands[_HANDS_STRIDE * i + j]
+        if j >= 2 * a.n and a.hands[j]:
+            return -1
+    a.k = 0
+    for j in range(_TRICK_STRIDE):
+        if trick[_TRICK_STRIDE * i + j] < 0:
+            if trick[_TRICK_STRIDE * i + j] != -1:
+                return CB_BAD_TRICK
+        elif a.k < j:
+            return -2
+        else:
+            a.trick[a.k] = trick[_TRICK_STRIDE * i + j]
+            a.k += 1
+    return cb_check(a.n, a.hands, a.trump, a.bidder, a.leader, a.h, a.order, a.trick, a.k)
 
 
 cdef class Core:
@@ -238,3 +273,63 @@ cdef class Core:
                          a.trick, a.k, g, cards, values)
         _stop_end(&self.ctx.stop, hooked)
         return [(cards[i], values[i]) for i in range(m)]
+
+    def values(self, n, hands, trump, bidder, leader, h, order, trick, guess, out):
+        """The bidder's exact points for many positions, into ``out``, in one call.
+
+        One entry a position in ``n`` (players), ``trump``, ``bidder``, ``leader``,
+        ``h``, ``order`` (buffers of int8, ``array('b')``), ``guess`` (int32,
+        ``array('i')``) and ``out`` (a writable buffer of int32); ``2 * MAX_PLAYERS``
+        entries a position in ``hands`` (uint64, ``array('Q')``: the 2n hands as for
+        :meth:`value`, then zeros) and ``MAX_PLAYERS - 1`` in ``trick`` (int8: the
+        cards played to the trick, then -1). Every position is checked before any is
+        solved. The GIL is released while solving; Ctrl-C or :meth:`stop` ends the
+        batch with KeyboardInterrupt (``out`` is then partly written).
+        """
+        cdef const int8_t[:] vn = _buffer_i8(n, "n")
+        cdef const uint64_t[:] vh = _buffer_u64(hands, "hands")
+        cdef const int8_t[:] vt = _buffer_i8(trump, "trump")
+        cdef const int8_t[:] vb = _buffer_i8(bidder, "bidder")
+        cdef const int8_t[:] vl = _buffer_i8(leader, "leader")
+        cdef const int8_t[:] vk = _buffer_i8(h, "h")
+        cdef const int8_t[:] vo = _buffer_i8(order, "order")
+        cdef const int8_t[:] vc = _buffer_i8(trick, "trick")
+        cdef const int[:] vg = _buffer_i32(guess, "guess")
+        cdef int[:] vout = _buffer_out(out, "out")
+        cdef Py_ssize_t i, count = vn.shape[0]
+        cdef cb_args a
+        cdef int code = CB_OK, v
+        _same_length(count, "n", [
+            ("trump", vt.shape[0]), ("bidder", vb.shape[0]), ("leader", vl.shape[0]),
+            ("h", vk.shape[0]), ("order", vo.shape[0]), ("guess", vg.shape[0]),
+            ("out", vout.shape[0])])
+        if vh.shape[0] != _HANDS_STRIDE * count:
+            raise ValueError(f"hands has {vh.shape[0]} entries for {count} positions "
+                             f"(expected {_HANDS_STRIDE} a position)")
+        if vc.shape[0] != _TRICK_STRIDE * count:
+            raise ValueError(f"trick has {vc.shape[0]} entries for {count} positions "
+                             f"(expected {_TRICK_STRIDE} a position)")
+        with nogil:
+            for i in range(count):
+                code = _row(&a, vn, vh, vt, vb, vl, vk, vo, vc, i)
+                if code != CB_OK:
+                    break
+        if code == -1:
+            raise ValueError(f"position {i}: a hand given beyond the {2 * a.n} of "
+                             f"{a.n} players (the entries after them must be 0)")
+        if code == -2:
+            raise ValueError(f"position {i}: a trick card after a -1 (the cards played "
+                             "come first, then -1)")
+        if code != CB_OK:
+            raise ValueError(f"position {i}: " + _problem(
+                code, a.n, a.hands, a.trump, a.bidder, a.leader, a.h, a.order, a.trick, a.k))
+        cdef bint hooked = _stop_begin(&self.ctx.stop)
+        with nogil:
+            for i in range(count):
+                _row(&a, vn, vh, vt, vb, vl, vk, vo, vc, i)
+                v = cb_value(self.ctx, a.n, a.hands, a.trump, a.bidder, a.leader, a.h,
+                             a.order, a.trick, a.k, vg[i])
+                if self.ctx.stop.stopped:
+                    break
+                vout[i] = v
+        _stop_end(&self.ctx.stop, hooked)

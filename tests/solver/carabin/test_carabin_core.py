@@ -3,15 +3,18 @@ refuses every bad argument with TypeError or ValueError before C sees it."""
 
 from __future__ import annotations
 
+import array
 import random
+import threading
+import time
 from functools import cache
 
 import pytest
 
-from solver.carabin import Position, rules
+from solver.carabin import Deal, Position, rules
 from solver.carabin import _core as _carabin
-from solver.carabin.engine import _args, carabin_core
-from solver.cards import cards_of
+from solver.carabin.engine import _args, carabin_core, carabin_value, carabin_values
+from solver.cards import cards_of, suit_of
 from solver.reference import carabin_points
 
 TABLES = (rules.POWER, rules.RANK_POINTS)
@@ -266,3 +269,137 @@ def test_guess_and_target_are_ints() -> None:
         core.make(*GOOD, 4.5)
     # sequences other than lists are fine
     assert core.value(GOOD[0], tuple(GOOD[1]), *GOOD[2:7], (), 0) == 9
+
+
+# ---------------------------------------------------------------- the batch entry
+def played_positions(seed: int, count: int, cards_left: int, players=(3, 4)) -> list[Position]:
+    """Positions of random deals after random play, ``cards_left`` cards or fewer still
+    held (0 = the play is over), in either trick order."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        n = rng.choice(players)
+        d = Deal.random(players=n, rng=rng)
+        order = rng.choice(rules.TRICK_ORDERS)
+        p = d.position(bidder=rng.randrange(n), trump=rng.randrange(4), trick_order=order)
+        while sum(bin(a).count("1") + bin(b).count("1") for a, b in p.hands) > cards_left:
+            p = p.play(rng.choice(p.legal_moves()))
+        out.append(p)
+    return out
+
+
+def test_batch_equals_single_calls() -> None:
+    rng = random.Random(7)
+    positions = []
+    for seed in range(8):
+        n = (3, 4)[seed % 2]
+        d = Deal.random(players=n, rng=rng)
+        positions.append(d.position(bidder=seed % n, trump=suit_of(d.turn)))
+    positions += played_positions(8, 30, 14) + played_positions(9, 3, 0)
+    batch = carabin_values(positions)
+    assert batch == [carabin_value(p) for p in positions]
+    assert batch == carabin_values(positions, tt_mb=1)
+    assert carabin_values([]) == []
+
+
+def test_batch_agrees_with_the_reference() -> None:
+    positions = played_positions(10, 60, 7)
+    assert carabin_values(positions) == [carabin_points(p)[0] for p in positions]
+
+
+def cb_batch(count: int, **change: object) -> dict:
+    """Arguments of Core.values for ``count`` copies of GOOD, with some replaced."""
+    n, hands, trump, bidder, leader, h, order, trick = GOOD
+    args: dict = {
+        "n": array.array("b", [n] * count),
+        "hands": array.array("Q", (hands + [0] * (12 - len(hands))) * count),
+        "trump": array.array("b", [trump] * count),
+        "bidder": array.array("b", [bidder] * count),
+        "leader": array.array("b", [leader] * count),
+        "h": array.array("b", [h] * count),
+        "order": array.array("b", [order] * count),
+        "trick": array.array("b", [-1] * 5 * count),
+        "guess": array.array("i", [0] * count),
+        "out": array.array("i", [-7] * count),
+    }
+    args.update(change)
+    return args
+
+
+def test_batch_into_a_short_out_is_refused() -> None:
+    args = cb_batch(2000, out=array.array("i", [-7]))
+    with pytest.raises(ValueError, match="out has 1 entries, n has 2000"):
+        carabin_core().values(*args.values())
+    assert args["out"].tolist() == [-7]
+    args = cb_batch(2000)
+    carabin_core().values(*args.values())
+    assert set(args["out"]) == {9}
+
+
+def _hands_with(i: int, value: int, count: int = 3) -> array.array:
+    hands = cb_batch(count)["hands"]
+    hands[i] = value
+    return hands
+
+
+@pytest.mark.parametrize(
+    ("change", "error", "match"),
+    [
+        ({"hands": array.array("Q", [0] * 12)}, ValueError, "hands has 12 entries for 3"),
+        ({"trick": array.array("b", [-1] * 6)}, ValueError, "trick has 6 entries for 3"),
+        ({"guess": array.array("i", [0])}, ValueError, "guess has 1 entries, n has 3"),
+        ({"bidder": array.array("b", [0] * 4)}, ValueError, "bidder has 4 entries"),
+        ({"hands": array.array("q", [0] * 36)}, TypeError, "hands must be a buffer of uint64"),
+        ({"n": [3, 3, 3]}, TypeError, "n must be a buffer of int8"),
+        ({"guess": array.array("b", [0] * 3)}, TypeError, "guess must be a buffer of int32"),
+        ({"out": bytes(12)}, TypeError, "out must be a writable buffer of int32"),
+        ({"n": array.array("b", [3, 9, 3])}, ValueError, "position 1: invalid number of players 9"),
+        ({"trump": array.array("b", [1, 1, 4])}, ValueError, "position 2: invalid trump 4"),
+        ({"bidder": array.array("b", [3, 0, 0])}, ValueError, "position 0: invalid bidder 3"),
+        ({"h": array.array("b", [0, 0, -1])}, ValueError, "position 2: invalid hand -1"),
+        ({"hands": _hands_with(12 + 6, 1 << 40)}, ValueError, "position 1: a hand given beyond"),
+        ({"hands": _hands_with(12 + 1, 1 << 13)}, ValueError, "position 1: .* not a card"),
+        ({"hands": _hands_with(24 + 1, 1 << AS)}, ValueError, "position 2: a card is twice"),
+        ({"hands": _hands_with(1, 0)}, ValueError, "position 0: hand sizes"),
+        (
+            {"trick": array.array("b", [-1] * 10 + [-1, AH, -1, -1, -1])},
+            ValueError,
+            "position 2: a trick card after a -1",
+        ),
+        ({"trick": array.array("b", [-1] * 14 + [-2])}, ValueError, "position 2: invalid trick"),
+        (
+            {"trick": array.array("b", [AH, AH - 1, AH - 2] + [-1] * 12)},
+            ValueError,
+            "position 0: invalid trick",
+        ),
+    ],
+)
+def test_bad_batches_are_refused_before_any_solve(change: dict, error: type, match: str) -> None:
+    args = cb_batch(3, **change)
+    with pytest.raises(error, match=match):
+        carabin_core().values(*args.values())
+    if isinstance(args["out"], array.array):
+        assert args["out"].tolist() == [-7] * 3
+
+
+def test_stop_from_another_thread_ends_a_batch() -> None:
+    d = Deal.random(seed=0, players=5)
+    hard = d.position(bidder=2, trump=suit_of(d.turn))  # seconds to solve exactly
+    core = carabin_core()
+    core.clear()
+    args = cb_batch(3)
+    args.update(
+        n=array.array("b", [5] * 3),
+        hands=array.array("Q", (_args(hard)[1] + [0, 0]) * 3),
+        trump=array.array("b", [hard.trump] * 3),
+        bidder=array.array("b", [2] * 3),
+    )
+    timer = threading.Timer(0.3, core.stop)
+    t0 = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        core.values(*args.values())
+    timer.join()
+    assert time.perf_counter() - t0 < 2
+    small = played_positions(11, 10, 7)
+    assert carabin_values(small) == [carabin_points(p)[0] for p in small]
