@@ -21,7 +21,8 @@ cdef extern from "_core.h" nogil:
     ctypedef struct cb_ctx:
         uint64_t nodes
         tl_stop stop
-    int CB_MAXP, CB_MAX_HAND, CB_PLANES, CB_MAX_PACK_POINTS
+    enum: CB_MAXP, CB_MAX_HAND
+    int CB_PLANES, CB_MAX_PACK_POINTS
     int CB_OK, CB_BAD_PLAYERS, CB_BAD_TRUMP, CB_BAD_BIDDER, CB_BAD_LEADER, CB_BAD_HAND
     int CB_BAD_ORDER, CB_BAD_TRICK, CB_NOT_PACK, CB_OVERLAP, CB_TOO_MANY, CB_SIZES
     cb_ctx *cb_new(size_t megabytes)
@@ -79,11 +80,10 @@ _PLAYERS_RANGE = f"3 to {CB_MAXP}"
 #: Most players; Core.values takes 2 * MAX_PLAYERS hands and MAX_PLAYERS - 1 trick
 #: cards a position.
 MAX_PLAYERS = CB_MAXP
+
 cdef enum:
-    _HANDS_STRIDE = 12  # 2 * CB_MAXP
-    _TRICK_STRIDE = 5  # CB_MAXP - 1
-if _HANDS_STRIDE != 2 * CB_MAXP or _TRICK_STRIDE != CB_MAXP - 1:
-    raise ImportError("the batch strides of _core.pyx do not match CB_MAXP of _core.h")
+    _HANDS_STRIDE = 2 * CB_MAXP
+    _TRICK_STRIDE = CB_MAXP - 1
 
 
 def _check_rules(list power, list points):
@@ -113,9 +113,9 @@ def _default_rules():
 
 ctypedef struct cb_args:
     int n
-    uint64_t hands[12]
+    uint64_t hands[_HANDS_STRIDE]
     int trump, bidder, leader, h, order
-    int trick[6]
+    int trick[_TRICK_STRIDE]
     int k
 
 
@@ -262,8 +262,8 @@ cdef class Core:
 
     def moves(self, n, hands, trump, bidder, leader, h, order, trick, guess):
         cdef cb_args a
-        cdef int cards[4]
-        cdef int values[4]
+        cdef int cards[CB_MAX_HAND]
+        cdef int values[CB_MAX_HAND]
         cdef int m
         self._position(n, hands, trump, bidder, leader, h, order, trick, &a)
         cdef int g = _cint(guess, "guess", -(2**31), 2**31 - 1, "an int")

@@ -19,7 +19,8 @@ cdef extern from "_core.h" nogil:
         uint64_t nodes
         uint64_t pack
         tl_stop stop
-    int KJ_MAX_HAND, KJ_MAX_PACK_POINTS, KJ_MAX_BONUS
+    enum: KJ_MAX_HAND
+    int KJ_MAX_PACK_POINTS, KJ_MAX_BONUS
     int KJ_OK, KJ_BAD_TRUMP, KJ_BAD_LEADER, KJ_BAD_TRICK, KJ_NOT_PACK, KJ_OVERLAP
     int KJ_TOO_MANY, KJ_SIZES
     kj_ctx *kj_new(size_t megabytes)
@@ -65,6 +66,7 @@ include "checks.pxi"
 
 _BONUS_RANGE = f"0..{KJ_MAX_BONUS}"
 
+
 cdef str _problem(int code, uint64_t e, uint64_t d, int trump, int leader, int trick):
     """What kj_check's code says about a position."""
     if code == KJ_BAD_TRUMP:
@@ -88,6 +90,38 @@ def _default_rules():
     from solver.klabberjass import rules
 
     return rules.PLAIN_POWER, rules.TRUMP_POWER, rules.PLAIN_RANK_POINTS, rules.TRUMP_RANK_POINTS
+
+
+def _check_rules(list plain_power, list trump_power, list plain_points, list trump_points):
+    """Refuse card tables the search cannot use (see kj_set_rules in _core.h)."""
+    pack = [r for r in range(16) if plain_power[r] >= 0]
+    for name, power, points in (("plain", plain_power, plain_points),
+                                ("trump", trump_power, trump_points)):
+        ranks = [r for r in range(16) if power[r] >= 0]
+        if ranks != pack:
+            raise ValueError(
+                f"{name}_power puts ranks {ranks} in the pack, plain_power ranks {pack}: "
+                "both must name the same ranks")
+        if not 1 <= len(ranks) <= 8 or any(power[r] < -1 for r in range(16)):
+            raise ValueError(
+                f"{name}_power must give 1 to 8 ranks a power and the others -1, not {power}")
+        if any(r > 12 for r in ranks):
+            raise ValueError(f"{name}_power gives a power to rank field 13-15, which is no rank")
+        if sorted(power[r] for r in ranks) != list(range(len(ranks))):
+            raise ValueError(
+                f"{name}_power must give the ranks of the pack the powers 0..{len(ranks) - 1} "
+                f"once each, not {[power[r] for r in ranks]}")
+        if any(not 0 <= points[r] <= 100 for r in ranks):
+            raise ValueError(f"{name}_points must be 0..100 for the cards of the pack, not {points}")
+        by_power = [points[r] for r in sorted(ranks, key=lambda r: power[r])]
+        if by_power != sorted(by_power):
+            raise ValueError(
+                f"{name}_points must not decrease with trick power (the search relies on it), "
+                f"but by power they are {by_power}")
+    total = 3 * sum(plain_points[r] for r in pack) + sum(trump_points[r] for r in pack)
+    if total > KJ_MAX_PACK_POINTS:
+        raise ValueError(f"the pack is worth {total} points, more than the core's "
+                         f"{KJ_MAX_PACK_POINTS}")
 
 
 cdef class Core:
@@ -183,8 +217,8 @@ cdef class Core:
     def moves(self, e, d, trump, leader, trick, bonus):
         cdef uint64_t he, hd
         cdef int a[4]
-        cdef int cards[2 * 9 + 1]
-        cdef int values[2 * 9 + 1]
+        cdef int cards[KJ_MAX_HAND]
+        cdef int values[KJ_MAX_HAND]
         cdef int n
         self._position(e, d, trump, leader, trick, bonus, &he, &hd, a)
         cdef bint hooked = _stop_begin(&self.ctx.stop)
@@ -196,7 +230,7 @@ cdef class Core:
     def pv(self, e, d, trump, leader, trick, bonus):
         cdef uint64_t he, hd
         cdef int a[4]
-        cdef int cards[2 * 9 + 1]
+        cdef int cards[2 * KJ_MAX_HAND + 1]
         cdef int value = 0
         cdef int n
         self._position(e, d, trump, leader, trick, bonus, &he, &hd, a)
@@ -297,35 +331,3 @@ cdef class Core:
             }
         finally:
             kj_tree_free(t)
-
-
-def _check_rules(list plain_power, list trump_power, list plain_points, list trump_points):
-    """Refuse card tables the search cannot use (see kj_set_rules in _core.h)."""
-    pack = [r for r in range(16) if plain_power[r] >= 0]
-    for name, power, points in (("plain", plain_power, plain_points),
-                                ("trump", trump_power, trump_points)):
-        ranks = [r for r in range(16) if power[r] >= 0]
-        if ranks != pack:
-            raise ValueError(
-                f"{name}_power puts ranks {ranks} in the pack, plain_power ranks {pack}: "
-                "both must name the same ranks")
-        if not 1 <= len(ranks) <= 8 or any(power[r] < -1 for r in range(16)):
-            raise ValueError(
-                f"{name}_power must give 1 to 8 ranks a power and the others -1, not {power}")
-        if any(r > 12 for r in ranks):
-            raise ValueError(f"{name}_power gives a power to rank field 13-15, which is no rank")
-        if sorted(power[r] for r in ranks) != list(range(len(ranks))):
-            raise ValueError(
-                f"{name}_power must give the ranks of the pack the powers 0..{len(ranks) - 1} "
-                f"once each, not {[power[r] for r in ranks]}")
-        if any(not 0 <= points[r] <= 100 for r in ranks):
-            raise ValueError(f"{name}_points must be 0..100 for the cards of the pack, not {points}")
-        by_power = [points[r] for r in sorted(ranks, key=lambda r: power[r])]
-        if by_power != sorted(by_power):
-            raise ValueError(
-                f"{name}_points must not decrease with trick power (the search relies on it), "
-                f"but by power they are {by_power}")
-    total = 3 * sum(plain_points[r] for r in pack) + sum(trump_points[r] for r in pack)
-    if total > KJ_MAX_PACK_POINTS:
-        raise ValueError(f"the pack is worth {total} points, more than the core's "
-                         f"{KJ_MAX_PACK_POINTS}")
