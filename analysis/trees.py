@@ -116,7 +116,7 @@ def _build(
                 leaves.append(key)
                 graph.add_node(key, **_node_attrs(game, pos, (0, 0), level))
                 continue
-            moves = game.move_values(pos)
+            moves = dict(sorted(game.move_values(pos).items()))  # card order, as the compiled trees
             graph.add_node(key, **_node_attrs(game, pos, game.value_from_moves(pos, moves), level))
             best = max(moves.values())
             seat = game.seat_label(pos.to_move)

@@ -172,6 +172,15 @@ def cards_of(mask: int) -> Iterator[Card]:
                 yield CARDS[card]  # type: ignore[misc]
 
 
+def in_notation_order(cards: Iterable[int]) -> list[Card]:
+    """The cards as Card values, spades first, high to low within a suit (as printed).
+
+    >>> in_notation_order([parse_card(c) for c in ("2D", "AS", "KD")])
+    [AS, KD, 2D]
+    """
+    return [CARDS[c] for c in sorted(cards, key=lambda c: (c >> 4, -(c & 15)))]  # type: ignore[misc]
+
+
 def cards_text(mask: int) -> str:
     """The cards of a set as text, spades first, high to low: for messages.
 

@@ -3,7 +3,7 @@
 >>> game = get_game("klabberjass")
 >>> p = game.parse_position("trump=H lead=E E=A... D=K...")
 >>> game.value(p), game.move_values(p)
-((25, 0), {12: 25})
+((25, 0), {AS: 25})
 >>> [g for g in GAMES]
 ['klabberjass', 'carabin']
 """

@@ -10,15 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from solver import carabin
 from solver.carabin import TRICK_ORDERS, Deal, Position
-from solver.carabin.engine import (
-    carabin_all_tricks,
-    carabin_core,
-    carabin_make,
-    carabin_move_values,
-    carabin_value,
-    solve_carabin,
-)
 from solver.carabin.table import deal_table
 from solver.cards import card_str, suit_of
 from solver.reference import carabin_all_tricks as ref_all_tricks
@@ -57,14 +50,14 @@ def positions(draw, players: int) -> Position:
 
 
 def check_against_reference(p: Position) -> None:
-    r = solve_carabin(p, moves=True)
+    r = carabin.solve(p, moves=True)
     assert r.points == carabin_points(p), str(p)
     assert r.all_tricks == ref_all_tricks(p), str(p)
     assert r.moves == carabin_moves(p), str(p)
     side = int(p.to_move != p.bidder)
     assert r.best in r.moves and r.moves[r.best] == r.points[side]
     b = r.points[0]
-    assert carabin_make(p, b) and not carabin_make(p, b + 1)
+    assert carabin.make(p, b) and not carabin.make(p, b + 1)
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -86,7 +79,7 @@ def golden(name: str) -> list[dict]:
 
 def test_golden_positions():
     for g in golden("carabin-positions.jsonl"):
-        r = solve_carabin(Position.parse(g["position"]), moves=True).to_json()
+        r = carabin.solve(Position.parse(g["position"]), moves=True).to_json()
         assert r["points"] == g["points"], g["position"]
         assert r["all_tricks"] == g["all_tricks"], g["position"]
         assert r["moves"] == g["moves"], g["position"]
@@ -116,10 +109,10 @@ def test_full_deal_play_out_is_consistent():
     """Following the engine's best cards through a 4-player deal realises its value."""
     d = Deal.random(players=4, seed=21)
     p = d.position(bidder=1, trump=suit_of(d.turn))
-    value = carabin_value(p)
+    value = carabin.value(p)
     got = 0
     while not p.is_over:
-        r = solve_carabin(p)
+        r = carabin.solve(p)
         assert r.points[0] + got == value
         p, winner, pts = p.step(r.best)
         got += pts if winner == p.bidder else 0
@@ -130,32 +123,32 @@ def test_small_table_gives_the_same_values():
     for seed in range(3):
         d = Deal.random(players=3, seed=seed)
         p = d.position(bidder=seed % 3, trump=suit_of(d.turn))
-        big = carabin_value(p)
-        assert carabin_value(p, tt_mb=1) == big
-        assert carabin_core(1).tt_bytes <= 1 << 20
+        big = carabin.value(p)
+        assert carabin.value(p, tt_mb=1) == big
+        assert carabin.core(1).tt_bytes <= 1 << 20
 
 
 def test_table_survives_other_deals():
     """Entries of one deal are never used for another (ownership generations)."""
     a, b = Deal.random(players=3, seed=40), Deal.random(players=3, seed=41)
     pa, pb = a.position(bidder=0, trump=0), b.position(bidder=0, trump=0)
-    va, vb = carabin_value(pa), carabin_value(pb)
-    carabin_core().clear()
-    assert carabin_value(pb) == vb
-    assert carabin_value(pa) == va
-    assert carabin_value(pb) == vb
+    va, vb = carabin.value(pa), carabin.value(pb)
+    carabin.core().clear()
+    assert carabin.value(pb) == vb
+    assert carabin.value(pa) == va
+    assert carabin.value(pb) == vb
 
 
 def test_move_values_are_for_the_movers_side():
     p = Position.parse("trump=H bidder=2 lead=1 next=L 0=.5..J/6.J.. 1=KJ.../A4... 2=Q..A./..K8.")
-    assert {card_str(c): v for c, v in carabin_move_values(p).items()} == {"JS": 16, "KS": 16}
+    assert {card_str(c): v for c, v in carabin.move_values(p).items()} == {"JS": 16, "KS": 16}
 
 
 def test_finished_position():
     p = Position.parse("trump=S bidder=0 lead=0 next=L 0=.../... 1=.../... 2=.../...")
-    r = solve_carabin(p, moves=True)
+    r = carabin.solve(p, moves=True)
     assert (r.points, r.best, r.all_tricks, r.moves) == ((0, 0), None, True, {})
-    assert carabin_all_tricks(p)
+    assert carabin.all_tricks(p)
 
 
 HARD = (5, 0, 2)  # players, seed, bidder: a 5-player deal whose exact value takes seconds
@@ -165,13 +158,13 @@ def test_stop_interrupts_a_long_search():
     n, seed, bidder = HARD
     d = Deal.random(players=n, seed=seed)
     p = d.position(bidder=bidder, trump=suit_of(d.turn))
-    core = carabin_core()
+    core = carabin.core()
     core.clear()
     timer = threading.Timer(0.3, core.stop)
     timer.start()
     with pytest.raises(KeyboardInterrupt):
-        carabin_value(p)
+        carabin.value(p)
     timer.join()
     # the context is usable afterwards
     q = Position.parse("trump=S bidder=0 lead=1 next=R 0=.../A... 1=.../K... 2=.../.3..")
-    assert carabin_value(q) == 7
+    assert carabin.value(q) == 7

@@ -10,15 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from solver import klabberjass
 from solver.cards import cards_of
 from solver.klabberjass import CLASSIC, PACK, SEED, Position
 from solver.klabberjass import _core as _klabberjass
-from solver.klabberjass.engine import (
-    klabberjass_move_values,
-    klabberjass_value,
-    klabberjass_values,
-    solve_klabberjass,
-)
 from solver.reference import klabberjass_moves, klabberjass_points
 
 DATA = Path(__file__).parent / "data"
@@ -44,10 +39,10 @@ def positions(draw, max_cards: int = 5) -> Position:
 
 def _check(position: Position) -> None:
     e, d = klabberjass_points(position)
-    result = solve_klabberjass(position, moves=True)
+    result = klabberjass.solve(position, moves=True)
     assert result.points == (e, d), str(position)
     assert result.moves == klabberjass_moves(position), str(position)
-    assert klabberjass_value(position) == e
+    assert klabberjass.value(position) == e
 
 
 @settings(max_examples=400)
@@ -85,7 +80,7 @@ def test_principal_variation_is_legal_and_scores_the_value() -> None:
             rng.randrange(2),
             (sum(1 << c for c in cards[:9]), sum(1 << c for c in cards[9:])),
         )
-        result = solve_klabberjass(p)
+        result = klabberjass.solve(p)
         won = [0, 0]
         q = p
         for card in result.pv:
@@ -105,9 +100,9 @@ def test_move_values_agree_with_value() -> None:
         p = Position(
             rng.randrange(4), 0, (sum(1 << c for c in cards[:9]), sum(1 << c for c in cards[9:]))
         )
-        moves = klabberjass_move_values(p)
+        moves = klabberjass.move_values(p)
         assert set(moves) == set(p.legal_moves())
-        assert max(moves.values()) == klabberjass_value(p)
+        assert max(moves.values()) == klabberjass.value(p)
 
 
 def test_batch_equals_single_solves_and_small_table() -> None:
@@ -122,10 +117,10 @@ def test_batch_equals_single_solves_and_small_table() -> None:
                 (sum(1 << c for c in cards[:9]), sum(1 << c for c in cards[9:])),
             )
         )
-    batch = klabberjass_values(ps)
+    batch = klabberjass.values(ps)
     small = _klabberjass.Core(1)
     assert batch == [small.value(p.hands[0], p.hands[1], p.trump, p.lead, -1, 10) for p in ps]
-    assert batch == [klabberjass_value(p) for p in ps]
+    assert batch == [klabberjass.value(p) for p in ps]
     # reference on a few of them (full deals are slow in pure Python)
     for p, v in list(zip(ps, batch, strict=True))[:2]:
         assert klabberjass_points(p)[0] == v
@@ -133,13 +128,13 @@ def test_batch_equals_single_solves_and_small_table() -> None:
 
 def test_last_trick_bonus_comes_from_rules() -> None:
     p = Position.parse("trump=H lead=E E=A... D=K...")
-    assert solve_klabberjass(p, SEED).points == (25, 0)
-    assert solve_klabberjass(p, CLASSIC).points == (25, 0)
+    assert klabberjass.solve(p, SEED).points == (25, 0)
+    assert klabberjass.solve(p, CLASSIC).points == (25, 0)
 
 
 def test_finished_position_scores_nothing() -> None:
     p = Position.parse("trump=S lead=D E=... D=...")
-    result = solve_klabberjass(p, moves=True)
+    result = klabberjass.solve(p, moves=True)
     assert (
         result.points == (0, 0) and result.best is None and result.pv == () and result.moves == {}
     )
@@ -151,7 +146,7 @@ def test_golden_positions() -> None:
     ]
     assert len(rows) == 300
     for row in rows:
-        result = solve_klabberjass(Position.parse(row["position"]), moves=True).to_json()
+        result = klabberjass.solve(Position.parse(row["position"]), moves=True).to_json()
         assert result["points"] == row["points"], row["position"]
         assert result["moves"] == row["moves"], row["position"]
 
@@ -164,7 +159,7 @@ def test_table_size_must_be_positive() -> None:
 def test_json_names_cards_and_follows_the_first_optimal_card() -> None:
     # E leads QH (first optimal card in suit order); D, void in hearts, must trump with TC,
     # then leads 8S and E, void in spades and clubs, throws KD: D takes 3+10+0+4+10 = 27.
-    r = solve_klabberjass(Position.parse("trump=C lead=E E=.Q.K. D=8...T"), moves=True).to_json()
+    r = klabberjass.solve(Position.parse("trump=C lead=E E=.Q.K. D=8...T"), moves=True).to_json()
     assert r == {
         "points": {"E": 0, "D": 27},
         "best": "QH",

@@ -6,8 +6,8 @@ searches of the engine, never by its exact points (exact values of 4-6 players h
 heavy tail of seconds):
 
 - **made**: one zero-window probe, "does the bidder take more than half of the points
-  in play?" (:func:`solver.carabin.engine.carabin_make`);
-- **chelem**: the all-tricks search (:func:`solver.carabin.engine.carabin_all_tricks`).
+  in play?" (:func:`solver.carabin.engine.make`);
+- **chelem**: the all-tricks search (:func:`solver.carabin.engine.all_tricks`).
   Winning every trick takes every point, so a chelem is also a made contract and the
   probe is skipped.
 
@@ -52,6 +52,7 @@ from typing import Any
 from analysis.bidding.equilibrium import write_tables
 from analysis.bidding.klabberjass import Estimate, proportion
 from analysis.studies import read_manifest, read_study
+from solver import carabin
 from solver.carabin import (
     HAND_SIZE,
     PACK,
@@ -67,7 +68,6 @@ from solver.carabin import (
     score_deal,
     seat_of,
 )
-from solver.carabin.engine import carabin_all_tricks, carabin_make
 from solver.carabin.rules import POINTS
 from solver.cards import (
     RANKS,
@@ -96,11 +96,11 @@ def contract_result(
 
     start = deal.position(bidder=bidder, trump=trump, trick_order=trick_order)
     total = points_of(sum(a | b for a, b in deal.hands))
-    chelem = carabin_all_tricks(start)
+    chelem = carabin.all_tricks(start)
     if chelem:
         return contract_made(total, total), True
     # made: strictly more than half the points in play
-    return carabin_make(start, total // 2 + 1), False
+    return carabin.make(start, total // 2 + 1), False
 
 
 def seat_net(players: int, seat: int, contract: Contract | None, made: bool) -> float:

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from solver import klabberjass
 from solver.cards import RANKS, SUITS, card_str, cards_of, format_holding, make_card, suit_mask
 from solver.klabberjass import PACK, SEED, Rules
 from solver.klabberjass.deal import (
@@ -38,7 +39,6 @@ from solver.klabberjass.deal import (
     score_deal,
     sequence_points,
 )
-from solver.klabberjass.engine import klabberjass_core
 from solver.klabberjass.rules import PLAIN_FIELD_POINTS, TRUMP_FIELD_POINTS
 from solver.klabberjass.table import TableRow, engine_solver, table_for_hands
 
@@ -157,7 +157,7 @@ def _solve_all(hands: Sequence[tuple[int, int]], rules: Rules) -> list[int]:
     if n:
         # deals are independent: a small transposition table that stays in the cache
         # solves them faster (about 7 % against the default 32 MB)
-        klabberjass_core(STUDY_TT_MB).values(
+        klabberjass.core(STUDY_TT_MB).values(
             e,
             d,
             trump,

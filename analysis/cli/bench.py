@@ -33,19 +33,13 @@ from collections.abc import Callable, Sequence
 from analysis.advice import advise
 from analysis.cli.common import UsageError, add_game, add_players, add_rules, at_least, game_of
 from analysis.samples import random_positions
+from solver import carabin, klabberjass
 from solver.carabin.deal import Deal as CarabinDeal
-from solver.carabin.engine import (
-    DEFAULT_TT_MB,
-    carabin_all_tricks,
-    carabin_core,
-    carabin_make,
-    carabin_value,
-)
+from solver.carabin.engine import DEFAULT_TT_MB
 from solver.carabin.position import Position as CarabinPosition
 from solver.cards import SUITS, card_str, format_holding, suit_of
 from solver.games import Game
 from solver.klabberjass.deal import Deal as KlabberjassDeal
-from solver.klabberjass.engine import klabberjass_core, klabberjass_values
 from solver.klabberjass.rules import Rules
 from solver.klabberjass.table import deal_table, engine_solver
 from solver.klabberjass.view import KlabberjassView
@@ -116,7 +110,7 @@ def _ms(seconds: list[float]) -> str:
 def _klabberjass_solve(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
     rules = game.rules
     positions = random_positions(args.deals, args.seed)
-    core = klabberjass_core()
+    core = klabberjass.core()
     core.clear()  # no help from earlier solves: every figure is for a first solve
     bonus = rules.last_trick
     engine_times = []
@@ -131,14 +125,14 @@ def _klabberjass_solve(game: Game, args: argparse.Namespace) -> tuple[dict, list
 
     core.clear()
     start = clock()
-    batch = klabberjass_values(positions, rules)
+    batch = klabberjass.values(positions, rules)
     batch_total = clock() - start
     if batch != values:
         raise RuntimeError("batch and single solves disagree")  # a bug, never bad input
     # The same batch again: every position is now one table hit, so what is left is
     # the cost of the batch call itself (building the arrays, the loop in C).
     start = clock()
-    klabberjass_values(positions, rules)
+    klabberjass.values(positions, rules)
     overhead = clock() - start
 
     n_ref = args.reference_deals if args.reference_deals is not None else min(args.deals, 10)
@@ -203,7 +197,7 @@ def _klabberjass_table(game: Game, args: argparse.Namespace) -> tuple[dict, list
             solve_time[0] += clock() - start
 
     deal_table(deals[0], rules)  # load the engine before timing
-    klabberjass_core().clear()  # start from an empty transposition table
+    klabberjass.core().clear()  # start from an empty transposition table
     times, solves = [], []
     for d in deals:
         solve_time[0] = 0.0
@@ -241,7 +235,7 @@ def _klabberjass_tree(game: Game, args: argparse.Namespace) -> tuple[dict, list[
 
     times, sizes = [], []
     for p in random_positions(args.deals, args.seed):
-        klabberjass_core().clear()
+        klabberjass.core().clear()
         start = time.perf_counter()
         graph = optimal_tree(game, p)
         times.append(time.perf_counter() - start)
@@ -257,7 +251,7 @@ def _klabberjass_advice(game: Game, args: argparse.Namespace) -> tuple[dict, lis
             f"seat=E trump={SUITS[deal.turn_suit]} turn={card_str(deal.turn)} "
             f"hand={format_holding(deal.hands[0])}"
         )
-        klabberjass_core().clear()
+        klabberjass.core().clear()
         start = time.perf_counter()
         advise(view, 200, seed=i, workers=None, rules=game.rules)
         times.append(time.perf_counter() - start)
@@ -316,7 +310,7 @@ def _carabin(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
             raise UsageError(f"unknown --what '{k}' for carabin (expected exact, make, chelem)")
     rng = random.Random(args.seed)
     tt = DEFAULT_TT_MB
-    core = carabin_core(tt)
+    core = carabin.core(tt)
     times: dict[str, list[float]] = {k: [] for k in kinds}
     made = chelems = 0
     for _ in range(args.deals):
@@ -326,11 +320,11 @@ def _carabin(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
             core.clear()
             t0 = time.perf_counter()
             if k == "exact":
-                carabin_value(start, tt)
+                carabin.value(start, tt_mb=tt)
             elif k == "make":
-                made += carabin_make(start, d.points_in_play // 2 + 1, tt)
+                made += carabin.make(start, d.points_in_play // 2 + 1, tt_mb=tt)
             else:
-                chelems += carabin_all_tricks(start, tt)
+                chelems += carabin.all_tricks(start, tt_mb=tt)
             times[k].append(1000 * (time.perf_counter() - t0))
     report: dict = {
         "game": "carabin",
@@ -375,6 +369,6 @@ def _carabin_reference(n: int, count: int, rng: random.Random, order: str, tt: i
         # keep the lowest card of every hand
         hands = tuple((left & -left, right & -right) for left, right in d.hands)
         p = CarabinPosition(suit_of(d.turn), rng.randrange(n), 0, 0, hands, (), order)
-        if carabin_value(p, tt) != carabin_points(p)[0]:
+        if carabin.value(p, tt_mb=tt) != carabin_points(p)[0]:
             bad += 1
     return {"positions": count, "disagreements": bad}

@@ -12,9 +12,8 @@ from typing import Any
 
 from analysis.cli.common import add_game, add_rules, at_least, game_of, read
 from analysis.cli.textio import answer_inputs, result_text
-from solver.carabin.engine import solve_carabin
+from solver import carabin, klabberjass
 from solver.games import Game
-from solver.klabberjass.engine import solve_klabberjass
 
 HELP = "solve a play position double-dummy"
 
@@ -37,8 +36,8 @@ def solve(game: Game, position: Any, moves: bool, tt_mb: int | None) -> Any:
         return game.solve(position, moves=moves)
     # the protocol's solve keeps the default table; another size is the engine's option
     if game.name == "klabberjass":
-        return solve_klabberjass(position, game.rules, moves=moves, tt_mb=tt_mb)
-    return solve_carabin(position, moves=moves, tt_mb=tt_mb)
+        return klabberjass.solve(position, game.rules, moves=moves, tt_mb=tt_mb)
+    return carabin.solve(position, moves=moves, tt_mb=tt_mb)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -18,14 +18,15 @@ from solver.carabin.deal import (
     score_deal,
 )
 from solver.carabin.engine import (
-    CarabinResult,
-    carabin_all_tricks,
-    carabin_core,
-    carabin_deal_table,
-    carabin_make,
-    carabin_move_values,
-    carabin_value,
-    solve_carabin,
+    DEFAULT_TT_MB,
+    Result,
+    all_tricks,
+    core,
+    make,
+    move_values,
+    solve,
+    value,
+    values,
 )
 from solver.carabin.position import Position
 from solver.carabin.rules import (
@@ -55,9 +56,15 @@ from solver.carabin.rules import (
 )
 from solver.carabin.table import TableRow, deal_table
 
-solve = solve_carabin
-
 __all__ = [
+    "DEFAULT_TT_MB",
+    "Result",
+    "all_tricks",
+    "core",
+    "make",
+    "move_values",
+    "value",
+    "values",
     "GAME_POINTS",
     "HAND_SIZE",
     "HANDS",
@@ -69,7 +76,6 @@ __all__ = [
     "TRICK_ORDERS",
     "Bidding",
     "Call",
-    "CarabinResult",
     "Contract",
     "Deal",
     "Match",
@@ -79,12 +85,6 @@ __all__ = [
     "beats",
     "card_points",
     "card_power",
-    "carabin_all_tricks",
-    "carabin_core",
-    "carabin_deal_table",
-    "carabin_make",
-    "carabin_move_values",
-    "carabin_value",
     "check_players",
     "check_trick_order",
     "contract_made",
@@ -98,6 +98,5 @@ __all__ = [
     "points_of",
     "seat_of",
     "solve",
-    "solve_carabin",
     "trick_winner",
 ]

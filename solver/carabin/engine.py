@@ -1,13 +1,16 @@
-"""Public Carabin solving functions: validate, convert, dispatch to the compiled core.
+"""The Carabin engine: exact double-dummy values from the compiled core.
 
-The bidder plays against the coalition of every other seat: he maximises his points,
-they minimise them (SPEC §3: every opponent scores the same).
+The same functions as :mod:`solver.klabberjass.engine`: :func:`solve`, :func:`value`,
+:func:`values` (a batch in one compiled call), :func:`move_values`, :func:`make`,
+:func:`all_tricks` and :func:`core`. Side 0 is the bidder, who plays against the
+coalition of every other seat (every opponent scores the same): he maximises his
+points, they minimise them.
 
 >>> from solver.carabin import Position
->>> r = solve_carabin(Position.parse("trump=S bidder=0 lead=1 next=R 0=.../A... 1=.../K... "
-...                                  "2=.../.3.."))
->>> r.points, card_str(r.best), r.all_tricks
-((7, 0), 'KS', True)
+>>> r = solve(Position.parse("trump=S bidder=0 lead=1 next=R 0=.../A... 1=.../K... "
+...                          "2=.../.3.."))
+>>> r.points, r.best, r.all_tricks
+((7, 0), KS, True)
 """
 
 from __future__ import annotations
@@ -17,17 +20,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from solver.carabin import _core as _carabin
-from solver.carabin.deal import Deal, contract_made
 from solver.carabin.position import Position
 from solver.carabin.rules import POWER, RANK_POINTS, TRICK_ORDERS, card_points
-from solver.cards import SUITS, card_str, rank_of
+from solver.cards import CARDS, Card, card_str, in_notation_order, rank_of
+from solver.errors import RulesError
 
 DEFAULT_TT_MB = 32
 
 _cores: dict[int, _carabin.Core] = {}
 
 
-def carabin_core(tt_mb: int | None = None) -> _carabin.Core:
+def core(tt_mb: int | None = None) -> _carabin.Core:
     """The shared Carabin search context with a ``tt_mb`` MB transposition table.
 
     One context per size lives as long as the process. Its entries belong to the deal
@@ -62,7 +65,7 @@ def _guess(position: Position) -> int:
 
 
 @dataclass(frozen=True)
-class CarabinResult:
+class Result:
     """The double-dummy answer for one Carabin position.
 
     Attributes:
@@ -77,12 +80,12 @@ class CarabinResult:
 
     position: Position
     points: tuple[int, int]
-    best: int | None
+    best: Card | None
     all_tricks: bool
     moves: dict[int, int] | None = None
 
     def to_json(self) -> dict:
-        """The SPEC §4 JSON object."""
+        """The JSON object of ``tricklab solve`` (docs/cli.md)."""
         out: dict = {
             "points": {"bidder": self.points[0], "others": self.points[1]},
             "best": card_str(self.best) if self.best is not None else None,
@@ -93,18 +96,18 @@ class CarabinResult:
         return out
 
 
-def carabin_value(position: Position, tt_mb: int | None = None) -> int:
+def value(position: Position, *, tt_mb: int | None = None) -> int:
     """The bidder's exact points from ``position`` on (the unfinished trick included)."""
     if position.is_over:
         return 0
-    return carabin_core(tt_mb).value(*_args(position), _guess(position))
+    return core(tt_mb).value(*_args(position), _guess(position))
 
 
-def carabin_values(
-    positions: Sequence[Position] | Iterable[Position], tt_mb: int | None = None
+def values(
+    positions: Sequence[Position] | Iterable[Position], *, tt_mb: int | None = None
 ) -> list[int]:
     """The bidder's exact points for many positions in one compiled call (the GIL is
-    released); the same as :func:`carabin_value` on each."""
+    released); the same as :func:`value` on each."""
     positions = list(positions)
     n = len(positions)
     players, trump, bidder, lead, hand, order = (array.array("b") for _ in range(6))
@@ -122,44 +125,54 @@ def carabin_values(
         guess.append(_guess(p))
     out = array.array("i", bytes(4 * n))
     if n:
-        carabin_core(tt_mb).values(
-            players, hands, trump, bidder, lead, hand, order, trick, guess, out
-        )
+        core(tt_mb).values(players, hands, trump, bidder, lead, hand, order, trick, guess, out)
     return list(out)
 
 
-def carabin_make(position: Position, target: int, tt_mb: int | None = None) -> bool:
+def make(position: Position, target: int, *, tt_mb: int | None = None) -> bool:
     """Whether the bidder takes at least ``target`` points from here (one zero-window probe)."""
     if position.is_over:
         return target <= 0
-    return carabin_core(tt_mb).make(*_args(position), target)
+    return core(tt_mb).make(*_args(position), target)
 
 
-def carabin_all_tricks(position: Position, tt_mb: int | None = None) -> bool:
-    """Whether the bidder can win every remaining trick, the unfinished one included."""
+def all_tricks(position: Position, side: int = 0, *, tt_mb: int | None = None) -> bool:
+    """Whether the bidder (``side`` 0, the only side that may ask) can win every
+    remaining trick, the unfinished one included.
+
+    Raises:
+        RulesError: ``side`` is not 0 (the all-tricks goal in Carabin is the bidder's chelem).
+    """
+    if side != 0:
+        raise RulesError("the all-tricks goal in carabin is the bidder's (the chelem)")
     if position.is_over:
         return True
-    return carabin_core(tt_mb).all_tricks(*_args(position))
+    return core(tt_mb).all_tricks(*_args(position))
 
 
 def _bidder_move_values(position: Position, tt_mb: int | None) -> dict[int, int]:
-    core = carabin_core(tt_mb)
-    return dict(core.moves(*_args(position), _guess(position)))
+    return dict(core(tt_mb).moves(*_args(position), _guess(position)))
 
 
-def carabin_move_values(position: Position, tt_mb: int | None = None) -> dict[int, int]:
-    """For each legal card, the points of the mover's side from here if he plays it."""
-    if position.is_over:
-        return {}
+def _side_values(position: Position, bidder_values: dict[int, int]) -> dict[int, int]:
     total = position.points_left()
     coalition = position.to_move != position.bidder
-    values = _bidder_move_values(position, tt_mb)
-    return {c: (total - v if coalition else v) for c, v in sorted(values.items())}
+    ordered: dict[int, int] = {
+        c: (total - bidder_values[c] if coalition else bidder_values[c])
+        for c in in_notation_order(bidder_values)
+    }
+    return ordered
 
 
-def solve_carabin(
-    position: Position, moves: bool = False, tt_mb: int | None = None
-) -> CarabinResult:
+def move_values(position: Position, *, tt_mb: int | None = None) -> dict[int, int]:
+    """For each legal card (in notation order), the points of the mover's side from
+    here if he plays it."""
+    if position.is_over:
+        return {}
+    return _side_values(position, _bidder_move_values(position, tt_mb))
+
+
+def solve(position: Position, moves: bool = False, *, tt_mb: int | None = None) -> Result:
     """Solve a Carabin position exactly (double dummy).
 
     Args:
@@ -175,73 +188,33 @@ def solve_carabin(
         KeyboardInterrupt: the search was interrupted (Ctrl-C).
     """
     total = position.points_left()
-    all_tricks = carabin_all_tricks(position, tt_mb)
+    sweep = all_tricks(position, tt_mb=tt_mb)
     if position.is_over:
-        return CarabinResult(position, (0, 0), None, all_tricks, {} if moves else None)
-    values = _bidder_move_values(position, tt_mb)
+        return Result(position, (0, 0), None, sweep, {} if moves else None)
+    bidder_values = _bidder_move_values(position, tt_mb)
     coalition = position.to_move != position.bidder
-    bidder_points = (min if coalition else max)(values.values())
+    bidder_points = (min if coalition else max)(bidder_values.values())
     best = min(
-        (c for c, v in values.items() if v == bidder_points),
+        (c for c, v in bidder_values.items() if v == bidder_points),
         key=lambda c: (card_points(c), rank_of(c), c),
     )
-    move_values = None
-    if moves:
-        move_values = {c: (total - v if coalition else v) for c, v in sorted(values.items())}
-    return CarabinResult(
+    return Result(
         position=position,
         points=(bidder_points, total - bidder_points),
-        best=best,
-        all_tricks=all_tricks,
-        moves=move_values,
+        best=CARDS[best],
+        all_tricks=sweep,
+        moves=_side_values(position, bidder_values) if moves else None,
     )
-
-
-def carabin_deal_table(
-    deal: Deal, tt_mb: int | None = None, trick_order: str = "alternate"
-) -> dict:
-    """The double-dummy table of a deal (SPEC §4 ``deal carabin``).
-
-    One row per bidder and trump suit (only the fixed ones when the deal gives
-    ``bidder=``/``trump=``): the bidder's points with seat 0 leading the first trick,
-    whether the trump contract is made (strictly more than half the points in play) and
-    whether a chelem (all eight tricks) is made.
-
-    >>> d = Deal.parse("0=AKQJ.../T987... 1=6543.../2...AKQ 2=.AKQJ../.T987.. turn=6H "
-    ...                "bidder=0 trump=S")
-    >>> carabin_deal_table(d)["table"]
-    [{'bidder': 0, 'trump': 'S', 'points': 27, 'made': True, 'chelem': True}]
-    """
-    total = deal.points_in_play
-    bidders = [deal.bidder] if deal.bidder is not None else range(deal.players)
-    trumps = [deal.trump] if deal.trump is not None else range(4)
-    rows = []
-    for bidder in bidders:
-        for trump in trumps:
-            start = deal.position(bidder=bidder, trump=trump, trick_order=trick_order)
-            points = carabin_value(start, tt_mb)
-            # winning every trick takes every point, so only then is a chelem possible
-            chelem = points == total and carabin_all_tricks(start, tt_mb)
-            rows.append(
-                {
-                    "bidder": bidder,
-                    "trump": SUITS[trump],
-                    "points": points,
-                    "made": contract_made(points, total),
-                    "chelem": chelem,
-                }
-            )
-    return {"points_in_play": total, "table": rows}
 
 
 __all__ = [
-    "CarabinResult",
-    "carabin_all_tricks",
-    "carabin_core",
-    "carabin_deal_table",
-    "carabin_make",
-    "carabin_move_values",
-    "carabin_value",
-    "carabin_values",
-    "solve_carabin",
+    "DEFAULT_TT_MB",
+    "Result",
+    "all_tricks",
+    "core",
+    "make",
+    "move_values",
+    "solve",
+    "value",
+    "values",
 ]

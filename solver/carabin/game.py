@@ -3,22 +3,16 @@
 >>> game = Carabin()
 >>> p = game.parse_position("trump=S bidder=0 lead=1 next=R 0=.../A... 1=.../K... 2=.../.3..")
 >>> game.value(p), game.move_values(p)
-((7, 0), {11: 0})
+((7, 0), {KS: 0})
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from solver.carabin import engine
 from solver.carabin.deal import Deal
-from solver.carabin.engine import (
-    CarabinResult,
-    carabin_all_tricks,
-    carabin_make,
-    carabin_move_values,
-    carabin_value,
-    solve_carabin,
-)
 from solver.carabin.position import Position
 from solver.carabin.rules import Rules, card_points, card_power
 from solver.carabin.table import deal_table
@@ -66,11 +60,15 @@ class Carabin(Game):
         return 0 if seat == position.bidder else 1
 
     def move_values(self, position: Any) -> dict[int, int]:
-        return carabin_move_values(position)
+        return engine.move_values(position)
 
     def value(self, position: Any) -> tuple[int, int]:
-        b = carabin_value(position)
+        b = engine.value(position)
         return (b, position.points_left() - b)
+
+    def values(self, positions: Sequence[Any]) -> list[tuple[int, int]]:
+        bs = engine.values(positions)
+        return [(b, p.points_left() - b) for b, p in zip(bs, positions, strict=True)]
 
     def power(self, position: Any, card: int) -> int:
         return card_power(card, position.trump)
@@ -102,17 +100,17 @@ class Carabin(Game):
             for left, right in (position.hands[s] for s in seats)
         )
 
-    def solve(self, position: Any, moves: bool = False) -> CarabinResult:
-        return solve_carabin(position, moves=moves)
+    def solve(self, position: Any, moves: bool = False) -> engine.Result:
+        return engine.solve(position, moves=moves)
 
     def makes(self, position: Any, side: int, need: int) -> bool:
         """One zero-window make/fail probe, not the exact value."""
         if need <= 0:
             return True
         if side == 0:
-            return carabin_make(position, need)
+            return engine.make(position, need)
         # the others take >= need  <=>  the bidder takes < total - need + 1
-        return not carabin_make(position, position.points_left() - need + 1)
+        return not engine.make(position, position.points_left() - need + 1)
 
     def reaching(self, position: Any, side: int, need: int) -> dict[int, bool]:
         """One make/fail probe per card instead of every card's exact value."""
@@ -126,7 +124,7 @@ class Carabin(Game):
     def all_tricks(self, position: Any, side: int) -> bool:
         if side != 0:
             raise RulesError("the all-tricks goal in carabin is the bidder's (the chelem)")
-        return carabin_all_tricks(position)
+        return engine.all_tricks(position, side)
 
     def deal_table(self, deal: Any) -> DealTable:
         return deal_table(deal, self.rules)

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from solver.carabin import engine
 from solver.carabin.deal import Deal, contract_made
-from solver.carabin.engine import carabin_all_tricks, carabin_value
 from solver.carabin.rules import Rules
 from solver.cards import SUITS
 from solver.protocol import DealTable
@@ -76,8 +76,8 @@ def deal_table(deal: Deal, rules: Rules | None = None, tt_mb: int | None = None)
     for bidder in bidders:
         for trump in trumps:
             start = deal.position(bidder=bidder, trump=trump, trick_order=order)
-            points = carabin_value(start, tt_mb)
+            points = engine.value(start, tt_mb=tt_mb)
             # winning every trick takes every point, so only then is a chelem possible
-            chelem = points == total and carabin_all_tricks(start, tt_mb)
+            chelem = points == total and engine.all_tricks(start, tt_mb=tt_mb)
             rows.append(TableRow(bidder, trump, points, contract_made(points, total), chelem))
     return DealTable(rows, deal, "carabin", {"points_in_play": total})

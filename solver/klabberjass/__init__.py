@@ -10,12 +10,15 @@ often needed are re-exported here:
 
 from solver.klabberjass.deal import Bidding, Deal, Match
 from solver.klabberjass.engine import (
-    KlabberjassResult,
-    klabberjass_core,
-    klabberjass_move_values,
-    klabberjass_value,
-    klabberjass_values,
-    solve_klabberjass,
+    DEFAULT_TT_MB,
+    Result,
+    all_tricks,
+    core,
+    make,
+    move_values,
+    solve,
+    value,
+    values,
 )
 from solver.klabberjass.position import Position
 from solver.klabberjass.rules import (
@@ -38,9 +41,15 @@ from solver.klabberjass.rules import (
 )
 from solver.klabberjass.table import TableRow, deal_table
 
-solve = solve_klabberjass
-
 __all__ = [
+    "DEFAULT_TT_MB",
+    "Result",
+    "all_tricks",
+    "core",
+    "make",
+    "move_values",
+    "value",
+    "values",
     "CLASSIC",
     "D",
     "DEAL_SIZE",
@@ -51,7 +60,6 @@ __all__ = [
     "SEED",
     "Bidding",
     "Deal",
-    "KlabberjassResult",
     "Match",
     "Position",
     "Rules",
@@ -60,14 +68,9 @@ __all__ = [
     "card_points",
     "card_power",
     "deal_table",
-    "klabberjass_core",
-    "klabberjass_move_values",
-    "klabberjass_value",
-    "klabberjass_values",
     "legal_replies",
     "points_of",
     "seat_of",
     "solve",
-    "solve_klabberjass",
     "trick_winner",
 ]

@@ -1,9 +1,13 @@
-"""Public solving functions: validate, convert, dispatch to the compiled cores.
+"""The Klabberjass engine: exact double-dummy values from the compiled core.
+
+The same functions as :mod:`solver.carabin.engine`: :func:`solve`, :func:`value`,
+:func:`values` (a batch in one compiled call), :func:`move_values`, :func:`make`,
+:func:`all_tricks` and :func:`core`. Side 0 is E.
 
 >>> from solver.klabberjass import Position
->>> r = solve_klabberjass(Position.parse("trump=H lead=E E=A... D=K..."))
->>> r.points, card_str(r.best)
-((25, 0), 'AS')
+>>> r = solve(Position.parse("trump=H lead=E E=A.7.. D=K.8.."), moves=True)
+>>> r.points, r.best, r.pv, r.moves
+((25, 0), 7H, (7H, 8H, KS, AS), {AS: 15, 7H: 25})
 """
 
 from __future__ import annotations
@@ -11,18 +15,20 @@ from __future__ import annotations
 import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
-from solver.cards import card_str
+from solver.cards import CARDS, Card, card_str, cards_of, in_notation_order
 from solver.klabberjass import _core as _klabberjass
 from solver.klabberjass.position import Position
 from solver.klabberjass.rules import (
     PLAIN_POWER,
     PLAIN_RANK_POINTS,
-    SEATS,
     SEED,
     TRUMP_POWER,
     TRUMP_RANK_POINTS,
     Rules,
+    beats,
+    legal_replies,
 )
 
 DEFAULT_TT_MB = 32
@@ -30,7 +36,7 @@ DEFAULT_TT_MB = 32
 _cores: dict[int, _klabberjass.Core] = {}
 
 
-def klabberjass_core(tt_mb: int | None = None) -> _klabberjass.Core:
+def core(tt_mb: int | None = None) -> _klabberjass.Core:
     """The shared Klabberjass search context with a ``tt_mb`` MB transposition table.
 
     One context per size is kept for the life of the process: its table stays valid
@@ -52,7 +58,7 @@ def klabberjass_core(tt_mb: int | None = None) -> _klabberjass.Core:
 
 
 @dataclass(frozen=True)
-class KlabberjassResult:
+class Result:
     """The double-dummy answer for one Klabberjass position.
 
     Attributes:
@@ -66,12 +72,12 @@ class KlabberjassResult:
 
     position: Position
     points: tuple[int, int]
-    best: int | None
-    pv: tuple[int, ...]
+    best: Card | None
+    pv: tuple[Card, ...]
     moves: dict[int, int] | None = None
 
     def to_json(self) -> dict:
-        """The SPEC §4 JSON object."""
+        """The JSON object of ``tricklab solve`` (docs/cli.md)."""
         out: dict = {
             "points": {"E": self.points[0], "D": self.points[1]},
             "best": card_str(self.best) if self.best is not None else None,
@@ -94,26 +100,54 @@ def _args(position: Position, rules: Rules) -> tuple[int, int, int, int, int, in
     )
 
 
-def klabberjass_value(position: Position, rules: Rules = SEED, tt_mb: int | None = None) -> int:
+def value(position: Position, rules: Rules = SEED, *, tt_mb: int | None = None) -> int:
     """E's exact points from ``position`` on (the fastest call: value only)."""
-    return klabberjass_core(tt_mb).value(*_args(position, rules))
+    return core(tt_mb).value(*_args(position, rules))
 
 
-def klabberjass_move_values(
-    position: Position, rules: Rules = SEED, tt_mb: int | None = None
+def values(
+    positions: Sequence[Position] | Iterable[Position],
+    rules: Rules = SEED,
+    *,
+    tt_mb: int | None = None,
+) -> list[int]:
+    """E's exact points for many positions in one compiled call (the GIL is released);
+    the same as :func:`value` on each."""
+    positions = list(positions)
+    n = len(positions)
+    e = array.array("Q", (p.hands[0] for p in positions))
+    d = array.array("Q", (p.hands[1] for p in positions))
+    trump = array.array("b", (p.trump for p in positions))
+    lead = array.array("b", (p.lead for p in positions))
+    trick = array.array("b", (-1 if p.trick is None else p.trick for p in positions))
+    out = array.array("i", bytes(4 * n))
+    if n:
+        core(tt_mb).values(e, d, trump, lead, trick, rules.last_trick, out)
+    return list(out)
+
+
+def move_values(
+    position: Position, rules: Rules = SEED, *, tt_mb: int | None = None
 ) -> dict[int, int]:
-    """For each legal card, the points the player to move takes from here with it."""
+    """For each legal card (in notation order), the points the player to move takes
+    from here with it."""
     mover = position.to_move
     total = position.points_left(rules)
     out = {}
-    for card, e_points in klabberjass_core(tt_mb).moves(*_args(position, rules)):
+    for card, e_points in core(tt_mb).moves(*_args(position, rules)):
         out[card] = e_points if mover == 0 else total - e_points
-    return dict(sorted(out.items()))
+    ordered: dict[int, int] = {c: out[c] for c in in_notation_order(out)}
+    return ordered
 
 
-def solve_klabberjass(
-    position: Position, rules: Rules = SEED, moves: bool = False, tt_mb: int | None = None
-) -> KlabberjassResult:
+def make(position: Position, target: int, rules: Rules = SEED, *, tt_mb: int | None = None) -> bool:
+    """Whether E takes at least ``target`` points from here."""
+    return target <= 0 or value(position, rules, tt_mb=tt_mb) >= target
+
+
+def solve(
+    position: Position, rules: Rules = SEED, moves: bool = False, *, tt_mb: int | None = None
+) -> Result:
     """Solve a Klabberjass position exactly (double dummy).
 
     Args:
@@ -124,45 +158,76 @@ def solve_klabberjass(
 
     Returns:
         Points of both seats from here, an optimal card and a principal variation.
+
+    Raises:
+        KeyboardInterrupt: the search was interrupted (Ctrl-C).
     """
-    core = klabberjass_core(tt_mb)
-    e_points, pv = core.pv(*_args(position, rules))
+    e_points, pv = core(tt_mb).pv(*_args(position, rules))
     total = position.points_left(rules)
-    move_values = klabberjass_move_values(position, rules, tt_mb) if moves else None
-    return KlabberjassResult(
+    line = tuple(CARDS[c] for c in pv)
+    return Result(
         position=position,
         points=(e_points, total - e_points),
-        best=pv[0] if pv else None,
-        pv=tuple(pv),
-        moves=move_values,
+        best=line[0] if line else None,  # type: ignore[arg-type]
+        pv=line,  # type: ignore[arg-type]
+        moves=move_values(position, rules, tt_mb=tt_mb) if moves else None,
     )
 
 
-def klabberjass_values(
-    positions: Sequence[Position] | Iterable[Position],
-    rules: Rules = SEED,
-    tt_mb: int | None = None,
-) -> list[int]:
-    """E's exact points for many positions in one compiled call (the GIL is released)."""
-    positions = list(positions)
-    n = len(positions)
-    e = array.array("Q", (p.hands[0] for p in positions))
-    d = array.array("Q", (p.hands[1] for p in positions))
-    trump = array.array("b", (p.trump for p in positions))
-    lead = array.array("b", (p.lead for p in positions))
-    trick = array.array("b", (-1 if p.trick is None else p.trick for p in positions))
-    out = array.array("i", bytes(4 * n))
-    if n:
-        klabberjass_core(tt_mb).values(e, d, trump, lead, trick, rules.last_trick, out)
-    return list(out)
+def all_tricks(position: Position, side: int) -> bool:
+    """Whether ``side`` (0 = E, 1 = D) can win every remaining trick.
+
+    The unfinished trick counts; a trick of no points counts as much as any other, so
+    this is not the same question as taking every point. An exact search memoised on
+    the hands, the leader and the card led (quick for up to six cards a hand).
+
+    >>> all_tricks(Position.parse("trump=H lead=E E=A.J.. D=K.7.."), 0)
+    True
+    >>> all_tricks(Position.parse("trump=H lead=E E=7.J.. D=8.7.."), 0)
+    False
+    """
+    if position.is_over:
+        return True
+    trick = -1 if position.trick is None else position.trick
+    e, d = position.hands
+    return _sweep(e, d, position.trump, position.lead, trick, side)
+
+
+@lru_cache(maxsize=1 << 20)
+def _sweep(e: int, d: int, trump: int, lead: int, trick: int, seat: int) -> bool:
+    hands = (e, d)
+    if trick < 0:
+        if not (e | d):
+            return True
+        results = (
+            _sweep(e & ~(1 << c), d, trump, lead, c, seat)
+            if lead == 0
+            else _sweep(e, d & ~(1 << c), trump, lead, c, seat)
+            for c in cards_of(hands[lead])
+        )
+        return any(results) if lead == seat else all(results)
+    mover = 1 - lead
+    out = []
+    for c in cards_of(legal_replies(hands[mover], trick, trump)):
+        winner = (lead, mover)[beats(c, trick, trump)]
+        if winner != seat:
+            out.append(False)
+        else:
+            rest = (e & ~(1 << c), d) if mover == 0 else (e, d & ~(1 << c))
+            out.append(_sweep(rest[0], rest[1], trump, winner, -1, seat))
+        if (mover == seat) == out[-1]:  # a winning card found / a defence that wins
+            return out[-1]
+    return mover != seat
 
 
 __all__ = [
-    "KlabberjassResult",
-    "SEATS",
-    "klabberjass_core",
-    "klabberjass_move_values",
-    "klabberjass_value",
-    "klabberjass_values",
-    "solve_klabberjass",
+    "DEFAULT_TT_MB",
+    "Result",
+    "all_tricks",
+    "core",
+    "make",
+    "move_values",
+    "solve",
+    "value",
+    "values",
 ]

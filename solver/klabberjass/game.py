@@ -3,7 +3,7 @@
 >>> game = Klabberjass()
 >>> p = game.parse_position("trump=H lead=E E=A... D=K...")
 >>> game.value(p), game.move_values(p)
-((25, 0), {12: 25})
+((25, 0), {AS: 25})
 """
 
 from __future__ import annotations
@@ -12,15 +12,10 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from solver.cards import SUITS, card_str, cards_of, format_holding
+from solver.cards import SUITS, card_str, format_holding
 from solver.errors import NotationError
+from solver.klabberjass import engine
 from solver.klabberjass.deal import Deal
-from solver.klabberjass.engine import (
-    KlabberjassResult,
-    klabberjass_core,
-    klabberjass_values,
-    solve_klabberjass,
-)
 from solver.klabberjass.position import Position
 from solver.klabberjass.rules import (
     SEED,
@@ -28,7 +23,6 @@ from solver.klabberjass.rules import (
     beats,
     card_points,
     card_power,
-    legal_replies,
     points_of,
 )
 from solver.klabberjass.table import deal_table
@@ -168,24 +162,20 @@ class Klabberjass(Game):
     def move_values(self, position: Any) -> dict[int, int]:
         if position.is_over:
             return {}
-        mover = position.to_move
-        total = self.points_left(position)
-        pairs = klabberjass_core().moves(*self._args(position))
-        out = {c: (e if mover == 0 else total - e) for c, e in pairs}
-        return dict(sorted(out.items()))
+        return engine.move_values(position, self.rules)
 
     def value(self, position: Any) -> tuple[int, int]:
         if position.is_over:
             return (0, 0)
-        e = klabberjass_core().value(*self._args(position))
+        e = engine.value(position, self.rules)
         return (e, self.points_left(position) - e)
 
     def values(self, positions: Sequence[Any]) -> list[tuple[int, int]]:
-        es = klabberjass_values(positions, self.rules)
+        es = engine.values(positions, self.rules)
         return [(e, self.points_left(p) - e) for e, p in zip(es, positions, strict=True)]
 
     def optimal_flat(self, position: Any, per_class: bool, max_nodes: int) -> FlatTree | None:
-        raw = klabberjass_core().optimal_tree(*self._args(position), per_class, max_nodes)
+        raw = engine.core().optimal_tree(*self._args(position), per_class, max_nodes)
         if raw is None:
             return FlatTree(False)
         prefix = [f"trump={SUITS[position.trump]} lead={seat} E=" for seat in ("E", "D")]
@@ -252,11 +242,11 @@ class Klabberjass(Game):
     def no_choice(self, position: Any, side: int) -> bool:
         return position.hands[side].bit_count() <= 1
 
-    def solve(self, position: Any, moves: bool = False) -> KlabberjassResult:
-        return solve_klabberjass(position, self.rules, moves=moves)
+    def solve(self, position: Any, moves: bool = False) -> engine.Result:
+        return engine.solve(position, self.rules, moves=moves)
 
     def all_tricks(self, position: Any, side: int) -> bool:
-        return all_tricks(position, side)
+        return engine.all_tricks(position, side)
 
     def deal_table(self, deal: Any) -> DealTable:
         return deal_table(deal, self.rules)
@@ -267,50 +257,3 @@ class Klabberjass(Game):
 
     def cards_of_seat(self, position: Any, seat: int) -> int:
         return position.hands[seat]
-
-
-def all_tricks(position: Any, seat: int) -> bool:
-    """Whether ``seat`` (0 = E, 1 = D) can win every remaining Klabberjass trick.
-
-    The unfinished trick counts; a trick of no points counts as much as any other, so
-    this is not the same question as taking every point. An exact search memoised on
-    the hands, the leader and the card led (quick for up to six cards a hand).
-
-    >>> from solver.klabberjass import Position
-    >>> all_tricks(Position.parse("trump=H lead=E E=A.J.. D=K.7.."), 0)
-    True
-    >>> all_tricks(Position.parse("trump=H lead=E E=7.J.. D=8.7.."), 0)
-    False
-    """
-    if position.is_over:
-        return True
-    trick = -1 if position.trick is None else position.trick
-    e, d = position.hands
-    return _k_sweep(e, d, position.trump, position.lead, trick, seat)
-
-
-@lru_cache(maxsize=1 << 20)
-def _k_sweep(e: int, d: int, trump: int, lead: int, trick: int, seat: int) -> bool:
-    hands = (e, d)
-    if trick < 0:
-        if not (e | d):
-            return True
-        results = (
-            _k_sweep(e & ~(1 << c), d, trump, lead, c, seat)
-            if lead == 0
-            else _k_sweep(e, d & ~(1 << c), trump, lead, c, seat)
-            for c in cards_of(hands[lead])
-        )
-        return any(results) if lead == seat else all(results)
-    mover = 1 - lead
-    out = []
-    for c in cards_of(legal_replies(hands[mover], trick, trump)):
-        winner = (lead, mover)[beats(c, trick, trump)]
-        if winner != seat:
-            out.append(False)
-        else:
-            rest = (e & ~(1 << c), d) if mover == 0 else (e, d & ~(1 << c))
-            out.append(_k_sweep(rest[0], rest[1], trump, winner, -1, seat))
-        if (mover == seat) == out[-1]:  # a winning card found / a defence that wins
-            return out[-1]
-    return mover != seat

@@ -49,6 +49,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from solver.cards import SUITS
+from solver.klabberjass import engine
 from solver.klabberjass.deal import (
     Deal,
     Run,
@@ -57,7 +58,6 @@ from solver.klabberjass.deal import (
     has_bella,
     runs,
 )
-from solver.klabberjass.engine import klabberjass_core
 from solver.klabberjass.rules import SEATS, SEED, Rules, points_of
 from solver.protocol import DealTable
 
@@ -71,7 +71,7 @@ def engine_solver(jobs: Sequence[tuple[int, int, int]], rules: Rules) -> list[in
     n = len(jobs)
     out = array.array("i", bytes(4 * n))
     if n:
-        klabberjass_core().values(
+        engine.core().values(
             array.array("Q", [j[0] for j in jobs]),
             array.array("Q", [j[1] for j in jobs]),
             array.array("b", [j[2] for j in jobs]),

@@ -12,10 +12,10 @@ import time
 
 import pytest
 
+from solver import klabberjass
 from solver.carabin import Deal as CarabinDeal
 from solver.cards import card_str, suit_of
 from solver.klabberjass import Position
-from solver.klabberjass.engine import solve_klabberjass
 from solver.reference import klabberjass_moves, klabberjass_points
 
 from .helpers import DATA, assert_one_error_line, json_lines
@@ -99,7 +99,7 @@ def test_batch_one_json_line_per_input_line_in_order(cli, monkeypatch) -> None:
     status, out, err = cli("solve", "klabberjass", "-", "--json")
     assert status == 0 and err == ""
     expected = [
-        solve_klabberjass(Position.parse(t)).to_json() for t in (SIMPLE, TWO_TRICKS, UNFINISHED)
+        klabberjass.solve(Position.parse(t)).to_json() for t in (SIMPLE, TWO_TRICKS, UNFINISHED)
     ]
     expected.append({"points": {"E": 0, "D": 0}, "best": None, "pv": []})
     assert json_lines(out) == expected
@@ -256,7 +256,7 @@ def test_carabin_solve_readable(cli):
     assert code == 0
     assert "bidder 0, others 16" in out
     assert "Best card: JS" in out
-    assert "JS 16  KS 16" in out
+    assert "KS 16  JS 16" in out  # notation order: spades high to low
     assert "To play: seat 1, L hand" in out
 
 

@@ -27,11 +27,9 @@ from analysis.puzzles.generate import (
     verify,
 )
 from solver import carabin, klabberjass, reference
-from solver.carabin.engine import carabin_all_tricks, carabin_value
 from solver.cards import card_str, parse_card
 from solver.games import get_game
 from solver.klabberjass import engine
-from solver.klabberjass.game import all_tricks
 
 DATA = Path(__file__).resolve().parents[3] / "data" / "puzzles"
 
@@ -65,11 +63,11 @@ class Oracle:
             seat = root.to_move
             if self.how == "reference":
                 return reference.klabberjass_points(pos)[seat]
-            e = engine.klabberjass_value(pos)
+            e = engine.value(pos)
             return e if seat == 0 else pos.points_left() - e
         if self.how == "reference":
             return reference.carabin_points(pos)[0]
-        return carabin_value(pos)
+        return carabin.value(pos)
 
     def sweeps(self, pos, root) -> bool:
         if pos.is_over:
@@ -78,7 +76,7 @@ class Oracle:
             return klabberjass_sweep(pos, root.to_move)
         if self.how == "reference":
             return reference.carabin_all_tricks(pos)
-        return carabin_all_tricks(pos)
+        return carabin.all_tricks(pos)
 
 
 @cache
@@ -270,7 +268,7 @@ def test_klabberjass_sweep_search_against_brute_force():
             pos = pos.play(rng.choice(pos.legal_moves()))
         for seat in (0, 1):
             want = klabberjass_sweep_brute(pos, seat)
-            assert all_tricks(pos, seat) == want, (str(pos), seat)
+            assert klabberjass.all_tricks(pos, seat) == want, (str(pos), seat)
             seen[want] += 1
     assert min(seen.values()) > 50  # both answers well represented
 

@@ -11,9 +11,10 @@ from functools import cache
 
 import pytest
 
+from solver import carabin
 from solver.carabin import Deal, Position, rules
 from solver.carabin import _core as _carabin
-from solver.carabin.engine import _args, carabin_core, carabin_value, carabin_values
+from solver.carabin.engine import _args
 from solver.cards import cards_of, suit_of
 from solver.reference import carabin_points
 
@@ -115,7 +116,7 @@ def test_one_trick_is_worth_the_points_of_the_tables(trump: int) -> None:
     """Every pair of cards led by seat 0 and played by seat 1, seat 2 discarding a
     fixed card: the highest card of the suit led (POWER) or the highest trump wins,
     and the bidder takes the RANK_POINTS of the trick if it is his."""
-    core = carabin_core()
+    core = carabin.core()
     third = 16 * ((trump + 1) % 4) + RANK["5"]
 
     def beats(card: int, best: int) -> bool:
@@ -140,7 +141,7 @@ def test_one_trick_is_worth_the_points_of_the_tables(trump: int) -> None:
 
 
 def test_card_numbers_come_back_in_the_external_form() -> None:
-    core = carabin_core()
+    core = carabin.core()
     for n, hands, trump, bidder, leader, h, order, trick in random_positions(2, 150):
         if not any(hands):
             continue
@@ -251,7 +252,7 @@ BAD_POSITIONS = [
 @pytest.mark.parametrize("method", ["value", "make", "all_tricks", "moves"])
 @pytest.mark.parametrize(("args", "error", "match"), BAD_POSITIONS)
 def test_bad_positions_are_refused(method: str, args: tuple, error: type, match: str) -> None:
-    core = carabin_core()
+    core = carabin.core()
     extra = () if method == "all_tricks" else (0,)
     if error is None:
         getattr(core, method)(*args, *extra)
@@ -261,7 +262,7 @@ def test_bad_positions_are_refused(method: str, args: tuple, error: type, match:
 
 
 def test_guess_and_target_are_ints() -> None:
-    core = carabin_core()
+    core = carabin.core()
     assert core.value(*GOOD, 10**6) == core.value(*GOOD, -(10**6)) == 9
     with pytest.raises(ValueError, match="guess"):
         core.value(*GOOD, 1 << 40)
@@ -296,15 +297,15 @@ def test_batch_equals_single_calls() -> None:
         d = Deal.random(players=n, rng=rng)
         positions.append(d.position(bidder=seed % n, trump=suit_of(d.turn)))
     positions += played_positions(8, 30, 14) + played_positions(9, 3, 0)
-    batch = carabin_values(positions)
-    assert batch == [carabin_value(p) for p in positions]
-    assert batch == carabin_values(positions, tt_mb=1)
-    assert carabin_values([]) == []
+    batch = carabin.values(positions)
+    assert batch == [carabin.value(p) for p in positions]
+    assert batch == carabin.values(positions, tt_mb=1)
+    assert carabin.values([]) == []
 
 
 def test_batch_agrees_with_the_reference() -> None:
     positions = played_positions(10, 60, 7)
-    assert carabin_values(positions) == [carabin_points(p)[0] for p in positions]
+    assert carabin.values(positions) == [carabin_points(p)[0] for p in positions]
 
 
 def cb_batch(count: int, **change: object) -> dict:
@@ -329,10 +330,10 @@ def cb_batch(count: int, **change: object) -> dict:
 def test_batch_into_a_short_out_is_refused() -> None:
     args = cb_batch(2000, out=array.array("i", [-7]))
     with pytest.raises(ValueError, match="out has 1 entries, n has 2000"):
-        carabin_core().values(*args.values())
+        carabin.core().values(*args.values())
     assert args["out"].tolist() == [-7]
     args = cb_batch(2000)
-    carabin_core().values(*args.values())
+    carabin.core().values(*args.values())
     assert set(args["out"]) == {9}
 
 
@@ -377,7 +378,7 @@ def _hands_with(i: int, value: int, count: int = 3) -> array.array:
 def test_bad_batches_are_refused_before_any_solve(change: dict, error: type, match: str) -> None:
     args = cb_batch(3, **change)
     with pytest.raises(error, match=match):
-        carabin_core().values(*args.values())
+        carabin.core().values(*args.values())
     if isinstance(args["out"], array.array):
         assert args["out"].tolist() == [-7] * 3
 
@@ -385,7 +386,7 @@ def test_bad_batches_are_refused_before_any_solve(change: dict, error: type, mat
 def test_stop_from_another_thread_ends_a_batch() -> None:
     d = Deal.random(seed=0, players=5)
     hard = d.position(bidder=2, trump=suit_of(d.turn))  # seconds to solve exactly
-    core = carabin_core()
+    core = carabin.core()
     core.clear()
     args = cb_batch(3)
     args.update(
@@ -402,4 +403,4 @@ def test_stop_from_another_thread_ends_a_batch() -> None:
     timer.join()
     assert time.perf_counter() - t0 < 2
     small = played_positions(11, 10, 7)
-    assert carabin_values(small) == [carabin_points(p)[0] for p in small]
+    assert carabin.values(small) == [carabin_points(p)[0] for p in small]

@@ -15,10 +15,10 @@ from functools import cache
 
 import pytest
 
+from solver import klabberjass
 from solver.cards import cards_of
 from solver.klabberjass import Position, rules
 from solver.klabberjass import _core as _klabberjass
-from solver.klabberjass.engine import klabberjass_core
 from solver.reference import klabberjass_points
 
 TABLES = (
@@ -119,7 +119,7 @@ def test_naive_reference_agrees_with_the_reference_module() -> None:
 
 # ---------------------------------------------------------------- the rules are data
 def test_the_pack_comes_from_the_power_tables() -> None:
-    assert klabberjass_core().pack == rules.PACK
+    assert klabberjass.core().pack == rules.PACK
     assert core_with().pack == rules.PACK
 
 
@@ -128,7 +128,7 @@ def test_one_trick_is_worth_the_points_of_the_tables(trump: int) -> None:
     """Every pair of cards, either seat leading, at a trick boundary and once led: the
     leader's card wins unless the reply is higher in its suit (PLAIN/TRUMP_POWER) or
     trumps it, and the winner takes both cards' RANK_POINTS and the bonus."""
-    core = klabberjass_core()
+    core = klabberjass.core()
 
     def points(c: int) -> int:
         table = rules.TRUMP_RANK_POINTS if c >> 4 == trump else rules.PLAIN_RANK_POINTS
@@ -154,7 +154,7 @@ def test_one_trick_is_worth_the_points_of_the_tables(trump: int) -> None:
 
 
 def test_card_numbers_come_back_in_the_external_form() -> None:
-    core = klabberjass_core()
+    core = klabberjass.core()
     for e, d, trump, leader, trick in random_positions(2, 100):
         if trick < 0:
             legal = d if leader else e
@@ -271,15 +271,15 @@ BAD_POSITIONS = [
 @pytest.mark.parametrize("method", ["value", "moves", "pv", "optimal_tree"])
 @pytest.mark.parametrize(("args", "error", "match"), BAD_POSITIONS)
 def test_bad_positions_are_refused(method: str, args: tuple, error: type, match: str) -> None:
-    core = klabberjass_core()
+    core = klabberjass.core()
     extra = (False, 100) if method == "optimal_tree" else ()
     with pytest.raises(error, match=match):
         getattr(core, method)(*args, *extra)
-    assert core.value(*GOOD) == klabberjass_core().value(*GOOD)  # still usable
+    assert core.value(*GOOD) == klabberjass.core().value(*GOOD)  # still usable
 
 
 def test_good_position_and_tree_limits() -> None:
-    core = klabberjass_core()
+    core = klabberjass.core()
     assert core.value(*GOOD) == naive_value(TABLES, *GOOD)
     with pytest.raises(ValueError, match="max_nodes"):
         core.optimal_tree(*GOOD, False, -1)
@@ -307,7 +307,7 @@ def test_batch_into_a_short_out_is_refused() -> None:
     """2,000 positions into a 1-entry array used to write far past its end."""
     args = batch(2000, out=array.array("i", [-7]))
     with pytest.raises(ValueError, match="out has 1 entries, e has 2000"):
-        klabberjass_core().values(*args.values())
+        klabberjass.core().values(*args.values())
     assert args["out"].tolist() == [-7]
 
 
@@ -333,7 +333,7 @@ def test_batch_into_a_short_out_is_refused() -> None:
 def test_bad_batches_are_refused_before_any_solve(change: dict, error: type, match: str) -> None:
     args = batch(3, **change)
     with pytest.raises(error, match=match):
-        klabberjass_core().values(*args.values())
+        klabberjass.core().values(*args.values())
     if isinstance(args["out"], array.array) and args["out"].typecode == "i":
         assert args["out"].tolist() == [-7] * 3
 
@@ -348,16 +348,16 @@ def test_good_batch() -> None:
         leader=array.array("b", [p[3] for p in positions]),
         trick=array.array("b", [p[4] for p in positions]),
     )
-    klabberjass_core().values(*args.values())
+    klabberjass.core().values(*args.values())
     assert args["out"].tolist() == [naive_value(TABLES, *p, 10) for p in positions]
     empty = batch(0)
-    klabberjass_core().values(*empty.values())
+    klabberjass.core().values(*empty.values())
 
 
 # ---------------------------------------------------------------- stopping a search
 LONG_BATCH = """
 import array, random, sys
-from solver.klabberjass.engine import klabberjass_core
+from solver import klabberjass
 
 rng = random.Random(1)
 pack = [16 * s + r for s in range(4) for r in range(5, 13)]
@@ -368,7 +368,7 @@ for _ in range(n):
     e.append(sum(1 << x for x in c[:9]))
     d.append(sum(1 << x for x in c[9:]))
 trump = array.array("b", [rng.randrange(4) for _ in range(n)])
-core = klabberjass_core()
+core = klabberjass.core()
 print("solving", flush=True)
 try:
     core.values(e, d, trump, array.array("b", bytes(n)), array.array("b", [-1] * n), 10,

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from solver import klabberjass
 from solver.cards import card_str, cards_of, format_holding, mask_of, parse_card, parse_holding
 from solver.errors import IllegalPlayError, NotationError, RulesError
 from solver.klabberjass import (
@@ -25,12 +26,6 @@ from solver.klabberjass import (
     card_power,
     legal_replies,
     trick_winner,
-)
-from solver.klabberjass.engine import (
-    klabberjass_move_values,
-    klabberjass_value,
-    klabberjass_values,
-    solve_klabberjass,
 )
 from solver.reference import klabberjass_moves, klabberjass_points
 
@@ -503,13 +498,13 @@ def test_unknown_rules_preset(name: str) -> None:
 def test_engine_and_reference_on_the_terminal_position(text: str) -> None:
     p = Position.parse(text)
     assert p.is_over and p.legal_moves() == [] and p.points_left() == 0
-    result = solve_klabberjass(p, moves=True)
+    result = klabberjass.solve(p, moves=True)
     assert result.points == (0, 0) and result.best is None and result.pv == ()
     assert result.moves == {}
     assert result.to_json() == {"points": {"E": 0, "D": 0}, "best": None, "pv": [], "moves": {}}
-    assert klabberjass_value(p) == 0
-    assert klabberjass_values([p, p]) == [0, 0]
-    assert klabberjass_move_values(p) == {}
+    assert klabberjass.value(p) == 0
+    assert klabberjass.values([p, p]) == [0, 0]
+    assert klabberjass.move_values(p) == {}
     assert klabberjass_points(p) == (0, 0)
     assert klabberjass_moves(p) == {}
 
@@ -517,7 +512,7 @@ def test_engine_and_reference_on_the_terminal_position(text: str) -> None:
 def test_engine_and_reference_on_the_last_card() -> None:
     p = Position.parse("trump=H lead=E E=... D=.7.. trick=AS")  # D must trump the ace
     assert p.legal_moves() == [parse_card("7H")]
-    result = solve_klabberjass(p, moves=True)
+    result = klabberjass.solve(p, moves=True)
     assert result.points == klabberjass_points(p) == (0, 21)
     assert result.pv == (parse_card("7H"),)
     assert result.moves == klabberjass_moves(p) == {parse_card("7H"): 21}
