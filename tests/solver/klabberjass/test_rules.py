@@ -1,6 +1,6 @@
 """Klabberjass play rules (docs/rules-klabberjass.md): legal moves, trick winner, card points, positions.
 
-The engine against the reference lives in ``test_klabberjass_engine.py``; here the
+The engine against the reference lives in ``test_engine.py``; here the
 rules themselves are checked, by tables and against naive restatements of docs/rules-klabberjass.md.
 """
 

@@ -17,7 +17,7 @@ from solver.cards import card_str, suit_of
 from solver.reference import carabin_all_tricks as ref_all_tricks
 from solver.reference import carabin_moves, carabin_points
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 PACK = [s * 16 + r for s in range(4) for r in range(13)]
 
 

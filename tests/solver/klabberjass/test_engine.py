@@ -16,7 +16,7 @@ from solver.klabberjass import CLASSIC, PACK, SEED, Position
 from solver.klabberjass import _core as _klabberjass
 from solver.reference import klabberjass_moves, klabberjass_points
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 PACK_CARDS = list(cards_of(PACK))
 
 
