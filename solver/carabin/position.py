@@ -131,8 +131,11 @@ class Position:
             )
             ok = ok and all(x == want_other for x in other)
         elif h == L:
-            expect = f"every L hand of {m} cards (one fewer after playing) and R hands all equal"
-            ok = ok and len(set(other)) == 1
+            expect = (
+                f"every L hand of {m} cards (one fewer after playing) and R hands all equal; "
+                "once the L hands are empty the R tricks follow"
+            )
+            ok = ok and len(set(other)) == 1 and (m > 0 or k > 0 or not any(other))
         else:
             expect = "empty L hands during the R tricks"
             ok = ok and not any(other)

@@ -443,3 +443,14 @@ def test_game_to_ten_rotates_the_deal():
     assert g.winners and all(g.scores[p] == max(g.scores) for p in g.winners)
     with pytest.raises(RulesError, match="over"):
         g.record(None)
+
+
+def test_left_then_right_refuses_an_l_trick_with_the_l_hands_empty():
+    """Once the L hands are empty the R tricks follow: an L trick to play with empty L
+    hands and cards left in the R hands cannot arise."""
+    r_trick = (
+        "trump=S bidder=0 lead=0 next=R order=left_then_right 0=.../A... 1=.../K... 2=.../.3.."
+    )
+    assert Position.parse(r_trick).legal_moves() == [parse_card("AS")]
+    with pytest.raises(RulesError, match="R tricks follow"):
+        Position.parse(r_trick.replace("next=R", "next=L"))
