@@ -10,8 +10,8 @@ average credits the viewer with guesses he could not make at the table and never
 values a card for the information it hides or gathers; the advice is a strong,
 slightly optimistic heuristic, not the single-dummy optimum.
 
->>> from solver.klabberjass.view import KlabberjassView
->>> view = KlabberjassView.parse("seat=E trump=H turn=JH hand=AT9.KQ.A.AT played=7S,8D")
+>>> from solver import klabberjass
+>>> view = klabberjass.View.parse("seat=E trump=H turn=JH hand=AT9.KQ.A.AT played=7S,8D")
 >>> a = advise(view, samples=20, seed=1, workers=1)
 >>> a.samples, sorted(a.moves) == sorted(card_str(c) for c in view.inference().position.legal_moves())
 (20, True)

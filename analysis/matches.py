@@ -71,11 +71,11 @@ from analysis.bidding.equilibrium import (
 from analysis.bidding.klabberjass import Estimate, LinearEstimate, hand_features, proportion
 from analysis.bidding.sinking import option_nets
 from analysis.studies import read_manifest, read_study
+from solver import carabin, klabberjass
 from solver.carabin import Deal as CDeal
 from solver.carabin import Match as CGame
 from solver.carabin import Rules as CRules
 from solver.carabin import contract_made
-from solver.carabin.view import CarabinView
 from solver.cards import cards_of, parse_card
 from solver.klabberjass import PACK, SEED, Position, Rules
 from solver.klabberjass.deal import (
@@ -88,7 +88,6 @@ from solver.klabberjass.deal import (
 )
 from solver.klabberjass.rules import points_of
 from solver.klabberjass.table import engine_solver
-from solver.klabberjass.view import KlabberjassView
 
 ROOT = Path(__file__).resolve().parent.parent
 KLABBERJASS_RULE = ROOT / "data/studies/klabberjass-matches/derived_rule.json"
@@ -277,7 +276,7 @@ def play_pimc(
         if len(legal) == 1:
             card = legal[0]
         else:
-            view = KlabberjassView(mover, trump, turn, pos.hands[mover], tuple(played))
+            view = klabberjass.View(mover, trump, turn, pos.hands[mover], tuple(played))
             advice = advise(view, samples, seed=rng.getrandbits(32), workers=1, rules=rules)
             card = parse_card(advice.best)
         pos, winner, pts = pos.step(card, rules)
@@ -459,7 +458,7 @@ def carabin_play_pimc(deal, contract, samples: int, rng: random.Random) -> bool:
         if len(legal) == 1:
             card = legal[0]
         else:
-            view = CarabinView(
+            view = carabin.View(
                 deal.players,
                 mover,
                 contract.bidder,

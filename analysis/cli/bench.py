@@ -42,7 +42,6 @@ from solver.games import Game
 from solver.klabberjass.deal import Deal as KlabberjassDeal
 from solver.klabberjass.rules import Rules
 from solver.klabberjass.table import deal_table, engine_solver
-from solver.klabberjass.view import KlabberjassView
 from solver.reference import carabin_points, klabberjass_points
 
 HELP = "measure the speed of the engines and analyses"
@@ -247,7 +246,7 @@ def _klabberjass_advice(game: Game, args: argparse.Namespace) -> tuple[dict, lis
     times = []
     for i in range(args.deals):
         deal = KlabberjassDeal.random(args.seed + i)
-        view = KlabberjassView.parse(
+        view = klabberjass.View.parse(
             f"seat=E trump={SUITS[deal.turn_suit]} turn={card_str(deal.turn)} "
             f"hand={format_holding(deal.hands[0])}"
         )

@@ -55,6 +55,7 @@ from solver.carabin.rules import (
     trick_winner,
 )
 from solver.carabin.table import TableRow, deal_table
+from solver.carabin.view import View
 
 __all__ = [
     "DEFAULT_TT_MB",
@@ -82,6 +83,7 @@ __all__ = [
     "Position",
     "Rules",
     "TableRow",
+    "View",
     "beats",
     "card_points",
     "card_power",

@@ -16,7 +16,7 @@ from solver.carabin.deal import Deal
 from solver.carabin.position import Position
 from solver.carabin.rules import Rules, card_points, card_power
 from solver.carabin.table import deal_table
-from solver.carabin.view import CarabinView
+from solver.carabin.view import View
 from solver.errors import NotationError, RulesError
 from solver.protocol import DealTable, Game
 
@@ -39,8 +39,8 @@ class Carabin(Game):
     def random_deal(self, seed: int | None = None, players: int | None = None) -> Deal:
         return Deal.random(seed, self.rules.players if players is None else players)
 
-    def parse_view(self, text: str) -> CarabinView:
-        return CarabinView.parse(text)
+    def parse_view(self, text: str) -> View:
+        return View.parse(text)
 
     def parse_start(self, text: str) -> Any:
         """A position, or a deal with ``trump=`` and ``bidder=`` (seat 0 leads).

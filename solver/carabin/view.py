@@ -10,7 +10,7 @@ must be the seat to move, and a view of the ``left_then_right`` variant takes
 Sampling is exact and uniform: Carabin has no constraint beyond the hand sizes, so a
 world is a uniform shuffle of the unseen cards dealt into the hidden hands.
 
->>> v = CarabinView.parse("players=3 seat=0 bidder=0 trump=S turn=2C hand=AKQJ.../T987... played=")
+>>> v = View.parse("players=3 seat=0 bidder=0 trump=S turn=2C hand=AKQJ.../T987... played=")
 >>> len(v.sample_worlds(2, seed=1))
 2
 """
@@ -52,7 +52,7 @@ from solver.protocol import Inference, check_played_unique, played_cards
 
 
 @dataclass(frozen=True)
-class CarabinView:
+class View:
     """One Carabin seat's knowledge: ``players=4 seat=2 bidder=0 trump=S turn=<card>
     hand=<L>/<R> played=<c>,<c>,… [order=left_then_right]``.
 
@@ -82,10 +82,10 @@ class CarabinView:
     )  # fmt: skip
 
     @classmethod
-    def parse(cls, text: str) -> CarabinView:
+    def parse(cls, text: str) -> View:
         """Read a view and check that some deal can produce it.
 
-        >>> str(CarabinView.parse("players=3 seat=0 bidder=1 trump=S turn=2C hand=AKQJ.../T987..."))
+        >>> str(View.parse("players=3 seat=0 bidder=1 trump=S turn=2C hand=AKQJ.../T987..."))
         'players=3 seat=0 bidder=1 trump=S turn=2C hand=AKQJ.../T987... played='
 
         Raises:

@@ -40,6 +40,7 @@ from solver.klabberjass.rules import (
     trick_winner,
 )
 from solver.klabberjass.table import TableRow, deal_table
+from solver.klabberjass.view import View
 
 __all__ = [
     "DEFAULT_TT_MB",
@@ -64,6 +65,7 @@ __all__ = [
     "Position",
     "Rules",
     "TableRow",
+    "View",
     "beats",
     "card_points",
     "card_power",

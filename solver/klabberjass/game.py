@@ -26,7 +26,7 @@ from solver.klabberjass.rules import (
     points_of,
 )
 from solver.klabberjass.table import deal_table
-from solver.klabberjass.view import KlabberjassView
+from solver.klabberjass.view import View
 from solver.protocol import DealTable, FlatTree, Game
 
 
@@ -68,8 +68,8 @@ class Klabberjass(Game):
     def random_deal(self, seed: int | None = None, players: int | None = None) -> Deal:
         return Deal.random(seed, 2 if players is None else players)
 
-    def parse_view(self, text: str) -> KlabberjassView:
-        return KlabberjassView.parse(text)
+    def parse_view(self, text: str) -> View:
+        return View.parse(text)
 
     def parse_start(self, text: str) -> Any:
         """A position, or a deal with ``trump=`` (E leads the first trick).

@@ -20,7 +20,7 @@ Sampling is exact and uniform over the consistent worlds: every constraint forbi
 single cards to the one hidden hand, so a world is a uniform choice of its unknown
 cards among the allowed ones.
 
->>> v = KlabberjassView.parse("seat=E trump=H turn=JH hand=AT9.KQ.A.AT played=7S,8D")
+>>> v = View.parse("seat=E trump=H turn=JH hand=AT9.KQ.A.AT played=7S,8D")
 >>> v.inference().reasons
 ['D showed out of ♠ at trick 1', 'D showed out of ♥ (trumps) at trick 1']
 >>> w = v.sample_worlds(3, seed=1)
@@ -65,7 +65,7 @@ from solver.protocol import Inference, check_played_unique, played_cards
 
 
 @dataclass(frozen=True)
-class KlabberjassView:
+class View:
     """One Klabberjass seat's knowledge: ``seat=E trump=H turn=JH [bottom=7S] [dix=E|D]
     hand=<holding> played=<c>,<c>,… [shown=<holding>]``.
 
@@ -99,10 +99,10 @@ class KlabberjassView:
     )  # fmt: skip
 
     @classmethod
-    def parse(cls, text: str) -> KlabberjassView:
+    def parse(cls, text: str) -> View:
         """Read a view and check that some deal can produce it.
 
-        >>> str(KlabberjassView.parse("hand=AT97.K.A.AT7 seat=e trump=h turn=jh"))
+        >>> str(View.parse("hand=AT97.K.A.AT7 seat=e trump=h turn=jh"))
         'seat=E trump=H turn=JH hand=AT97.K.A.AT7 played='
 
         Raises:

@@ -11,14 +11,12 @@ from hypothesis import strategies as st
 
 from analysis.advice import advise
 from analysis.cli.main import main
-from solver import carabin
-from solver.carabin.view import CarabinView
+from solver import carabin, klabberjass
 from solver.cards import SUITS, card_count, card_str, format_holding, mask_of
 from solver.errors import IllegalPlayError, RulesError
 from solver.games import get_game
 from solver.klabberjass import Position
 from solver.klabberjass.deal import Deal
-from solver.klabberjass.view import KlabberjassView
 
 KJ = get_game("klabberjass")
 
@@ -40,7 +38,7 @@ def klabberjass_game(seed: int, cards_played: int):
         f"seat={'ED'[seat]} trump={SUITS[trump]} turn={card_str(deal.turn)}{bottom} "
         f"hand={format_holding(p.hands[seat])} played={','.join(map(card_str, line))}"
     )
-    return KlabberjassView.parse(text), deal, line, p
+    return klabberjass.View.parse(text), deal, line, p
 
 
 def replay_is_legal(start: Position, line) -> Position:
@@ -79,7 +77,7 @@ def test_klabberjass_worlds_respect_the_view(seed, n):
 def test_klabberjass_sampling_is_uniform():
     # D showed out of spades and trumps: 5 unknown cards for D among 7 allowed ones
     text = "seat=E trump=H turn=JH hand=AT9.KQ.A.AT played=7S,8D"
-    view = KlabberjassView.parse(text)
+    view = klabberjass.View.parse(text)
     worlds = view.world_count()
     assert worlds == 495
     n = 40 * worlds
@@ -101,7 +99,7 @@ def test_carabin_worlds_respect_the_view(seed, players, n):
         line.append(rng.choice(p.legal_moves()))
         p = p.play(line[-1])
     me = p.to_move
-    view = CarabinView.parse(
+    view = carabin.View.parse(
         f"players={players} seat={me} bidder={p.bidder} trump={SUITS[p.trump]} "
         f"turn={card_str(deal.turn)} hand={format_holding(p.hands[me][0])}/"
         f"{format_holding(p.hands[me][1])} played={','.join(map(card_str, line))}"
@@ -122,7 +120,7 @@ def test_advice_without_hidden_cards_is_the_double_dummy_answer():
     # D has shown his whole hand: one world, the real one
     deal = Deal.random(2)
     start = Position(deal.turn_suit, 0, deal.hands)
-    view = KlabberjassView.parse(
+    view = klabberjass.View.parse(
         f"seat=E trump={SUITS[deal.turn_suit]} turn={card_str(deal.turn)} "
         f"hand={format_holding(deal.hands[0])} played= shown={format_holding(deal.hands[1])}"
     )
@@ -142,7 +140,7 @@ def test_carabin_advice_means_match_move_values_in_each_world():
     p = deal.position(bidder=1, trump=0)
     line = [p.legal_moves()[0]]
     p = p.play(line[0])
-    view = CarabinView.parse(
+    view = carabin.View.parse(
         f"players=3 seat=1 bidder=1 trump=S turn={card_str(deal.turn)} "
         f"hand={format_holding(p.hands[1][0])}/{format_holding(p.hands[1][1])} "
         f"played={card_str(line[0])}"
@@ -159,7 +157,7 @@ def test_carabin_advice_means_match_move_values_in_each_world():
 
 
 def test_advice_is_the_same_with_one_or_two_workers():
-    view = KlabberjassView.parse("seat=E trump=H turn=JH hand=AT97.K.A.AT7 played=")
+    view = klabberjass.View.parse("seat=E trump=H turn=JH hand=AT97.K.A.AT7 played=")
     one = advise(view, samples=200, seed=5, workers=1)
     two = advise(view, samples=200, seed=5, workers=2)
     assert one.to_json() == two.to_json()
@@ -180,7 +178,7 @@ def test_advice_is_the_same_with_one_or_two_workers():
 )
 def test_impossible_views_name_the_first_problem(view, error, words, capsys):
     with pytest.raises(error, match=words):
-        KlabberjassView.parse(view)
+        klabberjass.View.parse(view)
     assert main(["advise", "klabberjass", view, "--samples", "5", "--seed", "1"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and words in err
@@ -214,12 +212,12 @@ def test_klabberjass_worlds_respect_a_dix_exchange(seed, n):
         line.append(rng.choice(p.legal_moves()))
         p = p.play(line[-1])
     seat, opp = p.to_move, 1 - p.to_move
-    view = KlabberjassView.parse(
+    view = klabberjass.View.parse(
         f"seat={'ED'[seat]} trump={SUITS[trump]} turn={card_str(deal.turn)} "
         f"dix={'ED'[holder]} hand={format_holding(p.hands[seat])} "
         f"played={','.join(map(card_str, line))}"
     )
-    assert str(KlabberjassView.parse(str(view))) == str(view)
+    assert str(klabberjass.View.parse(str(view))) == str(view)
     played = mask_of(line)
     for world in view.sample_worlds(20, seed=seed):
         assert world.hands[seat] == p.hands[seat]
@@ -240,7 +238,7 @@ def test_klabberjass_worlds_respect_a_dix_exchange(seed, n):
 )
 def test_impossible_dix_views_are_refused(view, words, capsys):
     with pytest.raises(RulesError, match=words):
-        KlabberjassView.parse(view)
+        klabberjass.View.parse(view)
     assert main(["advise", "klabberjass", view, "--samples", "5", "--seed", "1"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1
