@@ -4,7 +4,13 @@ This package imports nothing heavy, so ``import solver`` and the command line st
 fast. Analysis built on top of it lives in the ``analysis`` package.
 """
 
-from solver.errors import IllegalPlayError, NotationError, RulesError, TricklabError
+from solver.errors import (
+    IllegalBidError,
+    IllegalPlayError,
+    NotationError,
+    RulesError,
+    TricklabError,
+)
 
-__all__ = ["IllegalPlayError", "NotationError", "RulesError", "TricklabError"]
+__all__ = ["IllegalBidError", "IllegalPlayError", "NotationError", "RulesError", "TricklabError"]
 __version__ = "0.1.0"

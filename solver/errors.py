@@ -19,5 +19,9 @@ class IllegalPlayError(TricklabError):
     """A card that may not be played in the given position."""
 
 
+class IllegalBidError(IllegalPlayError):
+    """A call the bidding rules do not allow where it is made."""
+
+
 class RulesError(TricklabError):
     """A setup the rules do not allow: duplicate cards, unequal hands, bad trick."""

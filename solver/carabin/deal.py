@@ -33,7 +33,7 @@ from solver.cards import (
     parse_suit,
 )
 from solver.display import carabin_deal_html
-from solver.errors import IllegalPlayError, NotationError, RulesError
+from solver.errors import IllegalBidError, NotationError, RulesError
 
 
 @dataclass(frozen=True)
@@ -310,13 +310,13 @@ class Bidding:
         """The state after the seat to speak makes ``call``.
 
         Raises:
-            IllegalPlayError: the call is not allowed now.
+            IllegalBidError: the call is not allowed now.
         """
         c = Call.parse(call) if isinstance(call, str) else call
         legal = self.legal_calls()
         if c not in legal:
             shown = ", ".join(str(x) for x in legal) or "none, the bidding is over"
-            raise IllegalPlayError(f"call '{c}' is not allowed now (allowed: {shown})")
+            raise IllegalBidError(f"call '{c}' is not allowed now (allowed: {shown})")
         return replace(self, calls=(*self.calls, c))
 
 

@@ -39,7 +39,7 @@ from solver.cards import (
     suit_of,
 )
 from solver.display import klabberjass_deal_html
-from solver.errors import IllegalPlayError, NotationError, RulesError
+from solver.errors import IllegalBidError, NotationError, RulesError
 from solver.klabberjass.position import Position
 from solver.klabberjass.rules import (
     DEAL_SIZE,
@@ -301,10 +301,6 @@ class Deal:
 
 
 # ====================================================================== bidding
-
-
-class IllegalBidError(IllegalPlayError):
-    """A bid the rules do not allow at this point of the auction."""
 
 
 #: The words of the auction besides suits (round 2 names a suit: ``S H D C``).

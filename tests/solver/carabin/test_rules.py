@@ -24,7 +24,7 @@ from solver.carabin import (
     trick_winner,
 )
 from solver.cards import card_str, parse_card
-from solver.errors import IllegalPlayError, NotationError, RulesError
+from solver.errors import IllegalBidError, IllegalPlayError, NotationError, RulesError
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 
@@ -399,7 +399,7 @@ def test_illegal_calls(calls, bad):
     b = Bidding(3, 0)
     for c in filter(None, calls.split(",")):
         b = b.call(c)
-    with pytest.raises(IllegalPlayError, match="not allowed"):
+    with pytest.raises(IllegalBidError, match="not allowed"):
         b.call(bad)
 
 
