@@ -342,8 +342,12 @@ def principal_variation(graph: nx.DiGraph) -> list[str]:
 
 
 def tree_json(graph: nx.DiGraph) -> dict:
-    """The tree as ``networkx.node_link_data`` (``nodes``/``links``), ready for ``json``."""
-    return nx.node_link_data(graph, edges="links")
+    """The tree as ``networkx.node_link_data`` (``nodes``/``edges``), ready for ``json``.
+
+    The keys are networkx's defaults (3.6 and later), so ``nx.node_link_graph(data)``
+    rebuilds the graph without arguments.
+    """
+    return nx.node_link_data(graph, edges="edges")
 
 
 def tree_summary(graph: nx.DiGraph) -> dict:

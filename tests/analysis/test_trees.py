@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+import networkx as nx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -230,8 +231,10 @@ def test_tree_json_is_node_link_data():
     graph = optimal_tree(KJ, random_klabberjass(5, 3))
     data = json.loads(json.dumps(tree_json(graph)))
     assert {n["id"] for n in data["nodes"]} == set(graph.nodes)
-    assert len(data["links"]) == graph.number_of_edges()
-    assert all({"card", "loss", "optimal"} <= set(link) for link in data["links"])
+    assert len(data["edges"]) == graph.number_of_edges()
+    assert all({"card", "loss", "optimal"} <= set(link) for link in data["edges"])
+    again = nx.node_link_graph(data)
+    assert set(again.edges) == set(graph.edges) and again.graph == graph.graph
 
 
 @settings(max_examples=10)

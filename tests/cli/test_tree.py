@@ -16,12 +16,12 @@ def test_tree_json_is_node_link(cli):
     assert data["graph"]["root"] == POS
     root = next(n for n in data["nodes"] if n["id"] == POS)
     assert root["value"] == {"E": 25, "D": 0}
-    assert [link["card"] for link in data["links"] if link["source"] == POS] == ["7H"]
+    assert [link["card"] for link in data["edges"] if link["source"] == POS] == ["7H"]
 
 
 def test_tree_all_to_a_depth_marks_losses(cli):
     status, out, _ = cli("tree", "klabberjass", POS, "--json", "--all", "--depth", "1")
-    links = {link["card"]: link for link in json.loads(out)["links"]}
+    links = {link["card"]: link for link in json.loads(out)["edges"]}
     assert status == 0
     assert (links["AS"]["loss"], links["AS"]["optimal"]) == (10, False)
     assert (links["7H"]["loss"], links["7H"]["optimal"]) == (0, True)
