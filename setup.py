@@ -1,14 +1,23 @@
 """Build the compiled search cores: every ``solver/<game>/_core.pyx`` becomes an extension.
 
 What both cores share (C headers, the binding's argument checks) is in ``solver/_c``.
+
+The flags are portable by default, so a wheel runs on any machine of its platform.
+``TRICKLAB_MARCH`` asks for tuning to a processor family at build time, e.g.
+``TRICKLAB_MARCH=native pip install -e .`` (this machine) or ``TRICKLAB_MARCH=x86-64-v2``
+(hardware popcount on any x86-64 from 2009 on); the README's speed figures say which.
 """
 
+import os
 from pathlib import Path
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 SHARED = "solver/_c"
+FLAGS = ["-O3", "-fno-strict-aliasing"]
+if os.environ.get("TRICKLAB_MARCH"):
+    FLAGS.append(f"-march={os.environ['TRICKLAB_MARCH']}")
 
 extensions = [
     Extension(
@@ -16,7 +25,7 @@ extensions = [
         [str(pyx)],
         include_dirs=[str(pyx.parent), SHARED],
         depends=[str(pyx.parent / "_core.h"), *map(str, sorted(Path(SHARED).glob("*.h")))],
-        extra_compile_args=["-O3", "-march=x86-64-v2", "-fno-strict-aliasing"],
+        extra_compile_args=FLAGS,
     )
     for pyx in sorted(Path("solver").glob("*/_core.pyx"))
 ]

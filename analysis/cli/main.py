@@ -19,6 +19,38 @@ from analysis.cli import advise, bench, deal, demo, puzzles, review, solve, stud
 from analysis.cli.common import UsageError, printable
 from solver.errors import TricklabError
 
+#: Optional packages, by the import name a missing one raises, and the extra that installs it.
+EXTRAS: dict[str, str] = {
+    name: "analysis"
+    for name in (
+        "networkx",
+        "matplotlib",
+        "numpy",
+        "pandas",
+        "pyarrow",
+        "tqdm",
+        "ortools",
+        "dask",
+        "distributed",
+    )
+}
+
+
+def missing_extra(err: ModuleNotFoundError, verb: str | None) -> str | None:
+    """The one-line message for an optional package that is not installed, else None.
+
+    >>> missing_extra(ModuleNotFoundError("No module named 'pyarrow'", name="pyarrow"), "study")
+    'tricklab study needs pyarrow, which is not installed: pip install "tricklab[analysis]"'
+    >>> missing_extra(ModuleNotFoundError("No module named 'x'", name="x"), "study") is None
+    True
+    """
+    root = (err.name or "").partition(".")[0]
+    if root not in EXTRAS:
+        return None
+    what = f"tricklab {verb}" if verb else "this feature"
+    return f'{what} needs {root}, which is not installed: pip install "tricklab[{EXTRAS[root]}]"'
+
+
 #: The verbs in the order ``tricklab --help`` lists them.
 VERBS: dict[str, ModuleType] = {
     "demo": demo,
@@ -96,8 +128,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status.
 
-    Bad input of any kind gives one line on stderr and status 2; no arguments at all
-    print the usage on stderr (status 2).
+    Bad input of any kind gives one line on stderr and status 2, and so does a verb
+    whose optional dependency is not installed (the line names the extra to install);
+    no arguments at all print the usage on stderr (status 2).
     """
     args_in = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
@@ -110,6 +143,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         except SystemExit as done:  # --help, --version
             return done.code if isinstance(done.code, int) else 0
         return int(args.run(args))
+    except ModuleNotFoundError as err:
+        message = missing_extra(err, next((a for a in args_in if a in VERBS), None))
+        if message is None:
+            raise
+        print(f"tricklab: error: {message}", file=sys.stderr)
+        return 2
     except TricklabError as err:
         print(f"tricklab: error: {printable(str(err))}", file=sys.stderr)
         return 2

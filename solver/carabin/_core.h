@@ -405,7 +405,7 @@ static int cb_order(const cb_ctx *c, const cb_trick_state *t, int seat, uint64_t
 }
 
 /* Bidder's points from a node inside a trick (its cards so far included). */
-static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, int beta)
+TL_DISPATCH static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, int beta)
 {
     int n = c->n;
     if (t->i == n) {
@@ -502,7 +502,7 @@ static int cb_last_trick(const cb_ctx *c, int leader, int h)
 }
 
 /* Bidder's points from a trick boundary: `leader` leads a trick of kind h. */
-static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int beta)
+TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int beta)
 {
     uint64_t all = c->world[0] | c->world[1];
     if (!all) return 0;

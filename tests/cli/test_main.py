@@ -131,3 +131,32 @@ def test_error_messages_escape_control_characters_and_cut_long_text(cli) -> None
     code, out, err = cli("solve", "klabberjass", "trump=H lead=E E=" + "A" * 100_000 + "... D=K...")
     assert (code, out) == (2, "") and err.count("\n") == 1 and len(err) < 600
     assert "characters cut" in err
+
+
+def _without(monkeypatch, *roots: str) -> None:
+    """Make ``import root`` (and its submodules) fail as if the package were not installed."""
+    for name in [m for m in sys.modules if m.partition(".")[0] in roots] + list(roots):
+        monkeypatch.setitem(sys.modules, name, None)
+
+
+@pytest.mark.parametrize(
+    "argv, missing",
+    [
+        (["study", "klabberjass-bidding", "--deals", "2", "--out", "OUT", "--quiet"], "pyarrow"),
+        (["tree", "klabberjass", SIMPLE], "networkx"),
+        (["puzzles", "generate", "klabberjass", "--count", "1", "--theme", "bella"], "ortools"),
+    ],
+)
+def test_a_missing_extra_is_named_in_one_line(cli, monkeypatch, tmp_path, argv, missing) -> None:
+    _without(monkeypatch, missing)
+    argv = [str(tmp_path / "out") if a == "OUT" else a for a in argv]
+    status, out, err = cli(*argv)
+    assert_one_error_line(status, out, err, missing, 'pip install "tricklab[analysis]"')
+    assert err.startswith(f"tricklab: error: tricklab {argv[0]} needs {missing},")
+
+
+def test_a_missing_module_that_is_no_extra_is_not_hidden(cli, monkeypatch) -> None:
+    """Only the optional packages get the one-line message; anything else is a bug to see."""
+    monkeypatch.setitem(sys.modules, "analysis.trees", None)
+    with pytest.raises(ModuleNotFoundError):
+        cli("tree", "klabberjass", SIMPLE)
