@@ -15,9 +15,14 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 SHARED = "solver/_c"
-FLAGS = ["-O3", "-fno-strict-aliasing"]
-if os.environ.get("TRICKLAB_MARCH"):
-    FLAGS.append(f"-march={os.environ['TRICKLAB_MARCH']}")
+
+
+def compile_flags(environ: dict[str, str]) -> list[str]:
+    """The C compiler's flags: portable, plus ``-march`` when ``TRICKLAB_MARCH`` asks."""
+    flags = ["-O3", "-fno-strict-aliasing"]
+    march = environ.get("TRICKLAB_MARCH", "").strip()
+    return [*flags, f"-march={march}"] if march else flags
+
 
 extensions = [
     Extension(
@@ -25,7 +30,7 @@ extensions = [
         [str(pyx)],
         include_dirs=[str(pyx.parent), SHARED],
         depends=[str(pyx.parent / "_core.h"), *map(str, sorted(Path(SHARED).glob("*.h")))],
-        extra_compile_args=FLAGS,
+        extra_compile_args=compile_flags(dict(os.environ)),
     )
     for pyx in sorted(Path("solver").glob("*/_core.pyx"))
 ]

@@ -80,7 +80,9 @@ def card_lattice(graph: nx.DiGraph) -> nx.DiGraph:
     return lattice
 
 
-def draw_tree(graph: nx.DiGraph, ax: Any = None, max_nodes: int = 120, title: str | None = None):
+def draw_tree(
+    graph: nx.DiGraph, ax: Any = None, max_nodes: int = 120, title: str | None = None
+) -> Any:
     """Draw a trick tree; trees over ``max_nodes`` positions as their card lattice.
 
     Returns:
@@ -139,7 +141,7 @@ def draw_tree(graph: nx.DiGraph, ax: Any = None, max_nodes: int = 120, title: st
     return ax
 
 
-def draw_lattice(lattice: nx.DiGraph, ax: Any = None, title: str | None = None):
+def draw_lattice(lattice: nx.DiGraph, ax: Any = None, title: str | None = None) -> Any:
     """Draw a card lattice (:func:`card_lattice`).
 
     Returns:
@@ -182,7 +184,7 @@ def draw_lattice(lattice: nx.DiGraph, ax: Any = None, title: str | None = None):
     return ax
 
 
-def plot_review(rev: Any, ax: Any = None, side: int = 0):
+def plot_review(rev: Any, ax: Any = None, side: int = 0) -> Any:
     """Plot the projected result of one side along a reviewed line; mistakes marked.
 
     Args:

@@ -40,6 +40,11 @@ a policy (:func:`thumb_policy` by default).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 import json
 import math
 import random
@@ -604,7 +609,7 @@ def auction(
 # ---------------------------------------------------------------- tables
 
 
-def carabin_tables(frames) -> dict:
+def carabin_tables(frames: pd.DataFrame) -> dict:
     """The tables notebook 04 shows, from ``carabin-bidding`` studies (one per player count).
 
     Args:

@@ -20,6 +20,11 @@ is worth 0. Play and declarations are double dummy (the deal table).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 import array
 import math
 import random
@@ -381,7 +386,7 @@ def hand_features(hand6: int, trump: int, turn: int | None = None) -> tuple[int,
     )
 
 
-def features_frame(df, rules: Rules = SEED):
+def features_frame(df: pd.DataFrame, rules: Rules = SEED) -> pd.DataFrame:
     """Per deal, seat and trump: features and the double-dummy net of that contract.
 
     Args:

@@ -22,6 +22,11 @@ margin (:func:`best_threshold`).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 import random
 import sys
 from typing import Any
@@ -229,7 +234,7 @@ def summary(df) -> dict[str, tuple[float, float, float]]:
     return out
 
 
-def sinking_tables(df, bidding=None) -> dict:
+def sinking_tables(df: pd.DataFrame, bidding: pd.DataFrame | None = None) -> dict:
     """The tables notebook 03 shows.
 
     Args:

@@ -16,11 +16,21 @@ from analysis.cli.common import add_game, add_rules, game_of, read
 
 HELP = "single-dummy advice (PIMC) from one player's view"
 
+#: Runnable examples, shown under ``tricklab advise --help`` (and run by the tests).
+EXAMPLES = (
+    'tricklab advise klabberjass "seat=E trump=H turn=QD hand=AT7.KJ9.7.A8 played=" --samples 50 --seed 1',
+    'tricklab advise klabberjass "seat=D trump=H turn=JH hand=AT9.KQ.A.AQT played=7S" --samples 50 --seed 1 --json',
+)
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``tricklab advise``."""
     add_game(parser)
-    parser.add_argument("view", help="what the player to move knows, in the view notation")
+    parser.add_argument(
+        "view",
+        help='what the player to move knows, e.g. "seat=E trump=H turn=QD hand=AT7.KJ9.7.A8 '
+        'played=" (played= lists the cards played so far in order, comma-separated: 7S,8D)',
+    )
     parser.add_argument("--samples", type=int, default=200, help="worlds to draw")
     parser.add_argument("--seed", type=int, default=None, help="seed of the draw")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")

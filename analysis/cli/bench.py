@@ -46,6 +46,12 @@ from solver.reference import carabin_points, klabberjass_points
 
 HELP = "measure the speed of the engines and analyses"
 
+#: Runnable examples, shown under ``tricklab bench --help`` (and run by the tests).
+EXAMPLES = (
+    "tricklab bench klabberjass --what table --deals 300 --seed 1",
+    "tricklab bench carabin --players 3 --deals 20 --what exact,make",
+)
+
 KLABBERJASS_WHAT = ("solve", "table", "tree", "advice")
 CARABIN_WHAT = ("exact", "make", "chelem")
 

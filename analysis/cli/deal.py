@@ -17,12 +17,22 @@ from analysis.tables import table_text
 
 HELP = "double-dummy table of a whole deal"
 
+#: Runnable examples, shown under ``tricklab deal --help`` (and run by the tests).
+EXAMPLES = (
+    'tricklab deal klabberjass "E=AK.K.K8.A/T9..J. D=8.QT8.9.8/..A.KJ turn=7C"',
+    "tricklab deal klabberjass --random --seed 7 --rules classic --json",
+    "tricklab deal carabin --random --seed 3 --players 3",
+)
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``tricklab deal``."""
     add_game(parser)
     parser.add_argument(
-        "deal", nargs="?", help='a deal in the game\'s notation, or "-" to read one per line'
+        "deal",
+        nargs="?",
+        help='a deal, e.g. "E=AK.K.K8.A/T9..J. D=8.QT8.9.8/..A.KJ turn=7C", or "-" to '
+        "read one per line",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object per deal")
     parser.add_argument("--random", action="store_true", help="deal one at random")

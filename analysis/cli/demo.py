@@ -19,6 +19,12 @@ from solver.klabberjass.position import Position as KlabberjassPosition
 
 HELP = "solve a built-in example deal and show it"
 
+#: Runnable examples, shown under ``tricklab demo --help`` (and run by the tests).
+EXAMPLES = (
+    "tricklab demo",
+    "tricklab demo carabin",
+)
+
 #: The built-in deals (Carabin: three players, so the table takes milliseconds).
 DEALS = {
     "klabberjass": "E=7..JT87.9/KQ.K.. D=AT.QJT9../J..9.K turn=AH bottom=TC",

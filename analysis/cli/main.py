@@ -105,21 +105,53 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+#: The notation in brief, at the end of ``tricklab --help`` (the full description is the
+#: notation page of the documentation).
+NOTATION = """\
+notation:
+  card      rank then suit: AS, TH (or 10H), 7C; ranks 2-9 T J Q K A, suits S H D C
+  holding   the suits in the order S.H.D.C, ranks high to low, a void empty: AT7.KJ9..A8
+  Carabin   a seat holds a left and a right hand: A.K.Q.J/...5432
+  position  key=value fields separated by spaces, in quotes:
+            "trump=H lead=E E=A.7.. D=K.8.." (Klabberjass, seats E and D)
+            "trump=H bidder=2 lead=1 next=L 0=.5..J/6.J.. 1=KJ.../A4... 2=Q..A./..K8."
+  card list played=, trick= and the like: comma-separated, no spaces: played=7S,8D
+  -         in place of a position, deal or view: read one per stdin line
+
+tricklab <verb> --help describes a verb, with examples."""
+
+_ROLE = re.compile(r":(?:mod|meth|func|class|attr):`~?([^`]+)`")
+
+
+def _help_text(doc: str) -> str:
+    """A module docstring as help text: reST roles and double backquotes dropped."""
+    return _ROLE.sub(r"\1", doc).replace("``", "")
+
+
+def _examples(module: ModuleType) -> str:
+    lines = getattr(module, "EXAMPLES", ())
+    return "examples:\n" + "\n".join(f"  {line}" for line in lines) if lines else ""
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of every verb."""
     parser = _Parser(
         prog="tricklab",
         description="Exact double-dummy analysis of Klabberjass and Carabin.",
-        epilog="tricklab <verb> --help describes a verb. Positions, deals and views are "
-        "written in the notation of docs/notation.md; quote them (they contain spaces).",
+        epilog=NOTATION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action=_Version)
     verbs = parser.add_subparsers(dest="verb", metavar="<verb>", parser_class=_Parser)
     verbs.required = True
     for name, module in VERBS.items():
-        doc = (module.__doc__ or "").replace("``", "")
-        sub = verbs.add_parser(name, help=module.HELP, description=doc)
-        sub.formatter_class = argparse.RawDescriptionHelpFormatter
+        sub = verbs.add_parser(
+            name,
+            help=module.HELP,
+            description=_help_text(module.__doc__ or ""),
+            epilog=_examples(module),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         module.add_arguments(sub)
         sub.set_defaults(run=module.run)
     return parser

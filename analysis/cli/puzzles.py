@@ -22,6 +22,9 @@ from solver.games import get_game
 
 HELP = "generate verified double-dummy puzzles"
 
+#: Runnable examples, shown under ``tricklab puzzles --help`` (and run by the tests).
+EXAMPLES = ("tricklab puzzles generate klabberjass --count 2 --seed 1 --cards 4 --json",)
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``tricklab puzzles``."""

@@ -15,11 +15,17 @@ from analysis.review import review
 
 HELP = "loss of every card of a line of play"
 
+#: Runnable examples, shown under ``tricklab review --help`` (and run by the tests).
+EXAMPLES = ('tricklab review klabberjass "trump=H lead=E E=A.7.. D=K.8.." --play "AS KS 7H 8H"',)
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``tricklab review``."""
     add_game(parser)
-    parser.add_argument("start", help="a position, or a deal with trump= (and bidder= for Carabin)")
+    parser.add_argument(
+        "start",
+        help='a position, or a deal with trump= (and bidder= for Carabin), e.g. "trump=H lead=E E=A.7.. D=K.8.."',
+    )
     parser.add_argument("--play", required=True, help='the cards played, in order: "AS KS 7H"')
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     add_rules(parser)

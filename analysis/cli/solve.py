@@ -17,12 +17,20 @@ from solver.games import Game
 
 HELP = "solve a play position double-dummy"
 
+#: Runnable examples, shown under ``tricklab solve --help`` (and run by the tests).
+EXAMPLES = (
+    'tricklab solve klabberjass "trump=H lead=E E=A... D=K..." --json',
+    'tricklab solve klabberjass "trump=H lead=E E=AT7.KJ9.7.A8 D=K.AT8.KT9.Q7" --moves',
+    'tricklab solve carabin "trump=H bidder=2 lead=1 next=L 0=.5..J/6.J.. 1=KJ.../A4... 2=Q..A./..K8." --json',
+)
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``tricklab solve``."""
     add_game(parser)
     parser.add_argument(
-        "position", help='a position in the game\'s notation, or "-" to read one per line'
+        "position",
+        help='a position, e.g. "trump=H lead=E E=A... D=K...", or "-" to read one per line',
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object per position")
     parser.add_argument("--moves", action="store_true", help="add the value of every legal card")

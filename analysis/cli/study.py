@@ -14,6 +14,12 @@ from analysis.studies import STUDIES, StudyError, run_study
 
 HELP = "run a strategy study into Parquet files"
 
+#: Runnable examples, shown under ``tricklab study --help`` (and run by the tests).
+EXAMPLES = (
+    "tricklab study --list",
+    "tricklab study klabberjass-bidding --deals 200 --seed 1 --out runs/bidding",
+)
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``tricklab study``."""

@@ -15,11 +15,17 @@ from analysis.cli.common import UsageError, add_game, add_rules, at_least, game_
 
 HELP = "trick tree of a position (networkx node-link JSON)"
 
+#: Runnable examples, shown under ``tricklab tree --help`` (and run by the tests).
+EXAMPLES = (
+    'tricklab tree klabberjass "trump=H lead=E E=A.7.. D=K.8.."',
+    'tricklab tree klabberjass "trump=H lead=E E=A.7.. D=K.8.." --json --all --depth 2',
+)
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``tricklab tree``."""
     add_game(parser)
-    parser.add_argument("position", help="a position in the game's notation")
+    parser.add_argument("position", help='a position, e.g. "trump=H lead=E E=A.7.. D=K.8.."')
     parser.add_argument("--json", action="store_true", help="print networkx node-link JSON")
     parser.add_argument(
         "--all", action="store_true", help="every legal line, not only optimal ones"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
 from importlib.metadata import version
@@ -160,3 +161,32 @@ def test_a_missing_module_that_is_no_extra_is_not_hidden(cli, monkeypatch) -> No
     monkeypatch.setitem(sys.modules, "analysis.trees", None)
     with pytest.raises(ModuleNotFoundError):
         cli("tree", "klabberjass", SIMPLE)
+
+
+@pytest.mark.parametrize("verb", list(VERBS))
+def test_help_shows_runnable_examples(cli, verb: str) -> None:
+    status, out, _ = cli(verb, "--help")
+    examples = out.split("\nexamples:\n", 1)[1].splitlines()
+    assert status == 0 and examples
+    assert all(line.startswith(f"  tricklab {verb}") for line in examples)
+    assert "``" not in out and ":mod:" not in out and ":meth:" not in out
+
+
+@pytest.mark.parametrize(
+    "example", [e for module in VERBS.values() for e in module.EXAMPLES], ids=lambda e: e[:60]
+)
+def test_every_help_example_runs(cli, monkeypatch, tmp_path, example: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    argv = shlex.split(example)
+    assert argv[0] == "tricklab"
+    status, out, err = cli(*argv[1:])
+    assert status == 0, err
+    assert out
+
+
+def test_usage_summarises_the_notation(cli) -> None:
+    status, out, _ = cli("--help")
+    assert status == 0
+    for piece in ("notation:", "S.H.D.C", "comma-separated", '"trump=H lead=E E=A.7.. D=K.8.."'):
+        assert piece in out
+    assert "docs/" not in out
