@@ -6,6 +6,13 @@ to the trick (a puzzle that starts inside one) and, for Carabin, which hand (lef
 right) the trick is played from. The sheet is one HTML page with the
 diagrams in a grid, ready to print, and the solutions at the end.
 
+Why the SVG is written by hand: a diagram is a few dozen ``<text>`` elements in fixed
+rows, which plain string formatting writes exactly, with no dependency, byte-for-byte
+stable (the collections under ``data/puzzles`` are committed and diffed) and as text a
+browser can
+select and search. An SVG library (svgwrite, drawsvg) would add a dependency for no
+gain here; the PNG, which needs a rasteriser, is drawn by matplotlib.
+
 >>> from analysis.puzzles.generate import Puzzle, Goal
 >>> p = Puzzle("klabberjass", "trump=H lead=E E=A.7.. D=K.8..", Goal("E", 25), ("AS",), 1.0)
 >>> svg = puzzle_svg(p)
