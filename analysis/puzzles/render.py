@@ -9,8 +9,7 @@ diagrams in a grid, ready to print, and the solutions at the end.
 Why the SVG is written by hand: a diagram is a few dozen ``<text>`` elements in fixed
 rows, which plain string formatting writes exactly, with no dependency, byte-for-byte
 stable (the collections under ``data/puzzles`` are committed and diffed) and as text a
-browser can
-select and search. An SVG library (svgwrite, drawsvg) would add a dependency for no
+browser can select and search. An SVG library (svgwrite, drawsvg) would add a dependency for no
 gain here; the PNG, which needs a rasteriser, is drawn by matplotlib.
 
 >>> from analysis.puzzles.generate import Puzzle, Goal
