@@ -6,13 +6,18 @@
 ...                        "turn=6H bidder=0 trump=S")
 >>> print(table_text(game.deal_table(deal)))
 Deal: 0=AKQJ.../T987... 1=6543.../2...AKQ 2=.AKQJ../.T987.. turn=6H trump=S bidder=0
-Points in play: 27
+  0  L ♠ AKQJ  ♥ -  ♦ -  ♣ -         R ♠ T987  ♥ -  ♦ -  ♣ -
+  1  L ♠ 6543  ♥ -  ♦ -  ♣ -         R ♠ 2  ♥ -  ♦ -  ♣ AKQ
+  2  L ♠ -  ♥ AKQJ  ♦ -  ♣ -         R ♠ -  ♥ T987  ♦ -  ♣ -
+Points in play: 27; a contract is made with 14 or more
   bidder  trump  points  made  chelem
        0  ♠ S       27   yes     yes
+Best contract for each seat: 0 ♠ S (chelem, 27 points)
 """
 
 from __future__ import annotations
 
+from solver.carabin.table import TableRow as CarabinRow
 from solver.cards import SUIT_SYMBOLS, SUITS, card_str, format_holding
 from solver.klabberjass.deal import Deal as KlabberjassDeal
 from solver.klabberjass.deal import exchange_dix, has_bella, runs
@@ -90,16 +95,47 @@ def _klabberjass_text(table: DealTable) -> str:
 # ---------------------------------------------------------------- carabin
 
 
-def _yes(flag: bool) -> str:
-    return "yes" if flag else "no"
+def _yes(flag: bool | None) -> str:
+    return "?" if flag is None else "yes" if flag else "no"
+
+
+def _carabin_points(row: CarabinRow) -> str:
+    return str(row.points) if row.bounds is None else f"{row.bounds[0]}-{row.bounds[1]}"
 
 
 def _carabin_text(table: DealTable) -> str:
-    lines = [f"Deal: {table.deal}", f"Points in play: {table.deal.points_in_play}"]
+    deal = table.deal
+    total = deal.points_in_play
+    lines = [f"Deal: {deal}"]
+    for seat, (left, right) in enumerate(deal.hands):
+        lines.append(f"  {seat}  L {_holding(left):28}  R {_holding(right)}")
+    lines.append(f"Points in play: {total}; a contract is made with {total // 2 + 1} or more")
     lines.append("  bidder  trump  points  made  chelem")
     for row in table:
         lines.append(
             f"  {row.bidder:>6}  {SUIT_SYMBOLS[row.trump]} {SUITS[row.trump]}"
-            f"    {row.points:>5}  {_yes(row.made):>4}  {_yes(row.chelem):>6}"
+            f"  {_carabin_points(row):>7}  {_yes(row.made):>4}  {_yes(row.chelem):>6}"
         )
+    best = []
+    for seat in sorted({row.bidder for row in table}):
+        # the score counts a chelem, then made; more points is the tie-break
+        row = max(
+            (r for r in table if r.bidder == seat),
+            key=lambda r: (r.chelem is True, r.made is True, r.points),
+        )
+        what = (
+            "chelem"
+            if row.chelem
+            else "made"
+            if row.made
+            else "failed"
+            if row.made is False
+            else "?"
+        )
+        best.append(
+            f"{seat} {SUIT_SYMBOLS[row.trump]} {SUITS[row.trump]} ({what}, {_carabin_points(row)} points)"
+        )
+    lines.append("Best contract for each seat: " + "; ".join(best))
+    if any(row.bounds is not None for row in table):
+        lines.append("(a-b: the time limit ran out; the points are proven to lie in that range)")
     return "\n".join(lines)

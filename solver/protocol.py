@@ -22,7 +22,7 @@ Words used the same way for both games:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -215,8 +215,9 @@ class Game:
         """True when every turn of ``side`` from here is forced (one card in each hand)."""
         raise NotImplementedError
 
-    def solve(self, position: Any, moves: bool = False) -> Any:
-        """The engine's full answer (points, best card, principal variation, ...)."""
+    def solve(self, position: Any, moves: bool = False, time_limit: float | None = None) -> Any:
+        """The engine's full answer (points, best card, principal variation, ...); under
+        a ``time_limit`` (seconds) that runs out, proven bounds (``exact`` False)."""
         raise NotImplementedError
 
     def side_move_values(self, position: Any, side: int) -> dict[int, int]:
@@ -239,8 +240,21 @@ class Game:
         """Whether ``side`` can win every remaining trick (the unfinished one included)."""
         raise NotImplementedError
 
-    def deal_table(self, deal: Any) -> Any:
-        """The double-dummy table of a deal: one row per bidder and trump."""
+    def deal_table(
+        self,
+        deal: Any,
+        time_limit: float | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> Any:
+        """The double-dummy table of a deal: one row per bidder and trump.
+
+        Args:
+            deal: the deal.
+            time_limit: seconds for the whole table; rows not solved by then give
+                proven bounds (``exact`` False) where the game can, else
+                :class:`~solver.errors.TricklabError`.
+            progress: called with (rows done, rows) as the table fills.
+        """
         raise NotImplementedError
 
     def html(self, obj: Any) -> str:

@@ -8,6 +8,9 @@ trick order (``alternate``, also called ``seed``, or ``left_then_right``).
 from __future__ import annotations
 
 import argparse
+import math
+import sys
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -131,3 +134,62 @@ def printable(message: str) -> str:
         cut = len(text) - MAX_MESSAGE
         text = f"{text[: MAX_MESSAGE // 2]} …[{cut} characters cut]… {text[-MAX_MESSAGE // 2 :]}"
     return text
+
+
+def seconds(text: str) -> float:
+    """An ``argparse`` type: a number of seconds, more than 0.
+
+    >>> seconds("2.5")
+    2.5
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: '{text}'") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"expected seconds > 0, got '{text}'")
+    return value
+
+
+def add_time_limit(parser: argparse.ArgumentParser) -> None:
+    """The ``--time-limit`` option."""
+    parser.add_argument(
+        "--time-limit",
+        type=seconds,
+        default=None,
+        metavar="SECONDS",
+        help="stop searching after SECONDS; unfinished values are then given as proven "
+        'bounds [lo, hi] ("exact": false) and a note goes to stderr',
+    )
+
+
+def note_bounds(what: str, time_limit: float | None) -> None:
+    """One line on stderr: the time limit ran out and ``what`` are bounds."""
+    print(
+        f"tricklab: note: the time limit ({time_limit:g} s) ran out: {what} are proven "
+        "bounds, not exact values",
+        file=sys.stderr,
+    )
+
+
+class Progress:
+    """``rows done of rows`` on stderr, once a job has run for ``after`` seconds, and
+    only when stderr is a terminal (so pipes and logs stay clean); :meth:`done` clears it.
+    """
+
+    def __init__(self, label: str, after: float = 1.0) -> None:
+        self.label = label
+        self.start = time.monotonic()
+        self.after = after
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        if time.monotonic() - self.start < self.after or not sys.stderr.isatty():
+            return
+        self.shown = True
+        print(f"\r{self.label}: {done}/{total} rows", end="", file=sys.stderr, flush=True)
+
+    def done(self) -> None:
+        if self.shown:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
+            self.shown = False

@@ -11,7 +11,16 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from analysis.cli.common import UsageError, add_game, add_players, add_rules, game_of
+from analysis.cli.common import (
+    Progress,
+    UsageError,
+    add_game,
+    add_players,
+    add_rules,
+    add_time_limit,
+    game_of,
+    note_bounds,
+)
 from analysis.cli.textio import answer_inputs
 from analysis.tables import table_text
 
@@ -38,6 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--random", action="store_true", help="deal one at random")
     parser.add_argument("--seed", type=int, default=None, help="seed of the random deal")
     add_players(parser)
+    add_time_limit(parser)
     add_rules(parser)
 
 
@@ -46,7 +56,13 @@ def run(args: argparse.Namespace) -> int:
     game = game_of(args)
 
     def answer(deal: Any) -> Any:
-        table = game.deal_table(deal)
+        progress = Progress("deal")
+        try:
+            table = game.deal_table(deal, time_limit=args.time_limit, progress=progress)
+        finally:
+            progress.done()
+        if any(not getattr(row, "exact", True) for row in table):
+            note_bounds("the points of some rows", args.time_limit)
         if not args.json:
             return table_text(table)
         obj = table.to_json()

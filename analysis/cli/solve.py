@@ -10,7 +10,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from analysis.cli.common import add_game, add_rules, at_least, game_of, read
+from analysis.cli.common import (
+    add_game,
+    add_rules,
+    add_time_limit,
+    at_least,
+    game_of,
+    note_bounds,
+    read,
+)
 from analysis.cli.textio import answer_inputs, result_text
 from solver import carabin, klabberjass
 from solver.games import Game
@@ -35,17 +43,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object per position")
     parser.add_argument("--moves", action="store_true", help="add the value of every legal card")
     parser.add_argument("--tt-mb", type=int, default=None, help="transposition table size in MB")
+    add_time_limit(parser)
     add_rules(parser)
 
 
-def solve(game: Game, position: Any, moves: bool, tt_mb: int | None) -> Any:
-    """``game.solve(position, moves)``, with a transposition table of ``tt_mb`` MB if given."""
+def solve(
+    game: Game, position: Any, moves: bool, tt_mb: int | None, time_limit: float | None = None
+) -> Any:
+    """``game.solve(position, moves)``, with a transposition table of ``tt_mb`` MB if
+    given, within ``time_limit`` seconds if given."""
     if tt_mb is None:
-        return game.solve(position, moves=moves)
+        return game.solve(position, moves=moves, time_limit=time_limit)
     # the protocol's solve keeps the default table; another size is the engine's option
     if game.name == "klabberjass":
-        return klabberjass.solve(position, game.rules, moves=moves, tt_mb=tt_mb)
-    return carabin.solve(position, moves=moves, tt_mb=tt_mb)
+        return klabberjass.solve(
+            position, game.rules, moves=moves, tt_mb=tt_mb, time_limit=time_limit
+        )
+    return carabin.solve(position, moves=moves, tt_mb=tt_mb, time_limit=time_limit)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,7 +68,9 @@ def run(args: argparse.Namespace) -> int:
     at_least(args.tt_mb, "--tt-mb")
 
     def answer(position: Any) -> Any:
-        result = solve(game, position, args.moves, args.tt_mb)
+        result = solve(game, position, args.moves, args.tt_mb, args.time_limit)
+        if not result.exact:
+            note_bounds("the points", args.time_limit)
         return result.to_json() if args.json else result_text(game, result)
 
     return answer_inputs(

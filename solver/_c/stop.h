@@ -1,4 +1,5 @@
-/* Stopping a search of either compiled core: from another thread, or with Ctrl-C.
+/* Stopping a search of either compiled core: from another thread, with Ctrl-C, or when
+ * its time limit (a deadline on the monotonic clock, Core.set_time_limit) has passed.
  *
  * A search calls tl_stop_poll() at its nodes; every 1024th call reads the flags. Once
  * stopped it stays stopped until the next tl_stop_begin(): the search unwinds at once,
@@ -18,13 +19,24 @@
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct {
     volatile int *flag; /* set nonzero by another thread to stop the search */
     uint32_t poll;
     int sigint;         /* this search also stops on Ctrl-C */
     int stopped;
+    double deadline;    /* seconds on the monotonic clock; 0: no time limit */
+    int timed_out;      /* stopped because the deadline passed */
 } tl_stop;
+
+/* Seconds on the monotonic clock (the clock of Python's time.monotonic). */
+static inline double tl_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 static volatile sig_atomic_t tl_interrupt = 0;
 static struct sigaction tl_previous;
@@ -33,14 +45,20 @@ static int tl_hooked = 0;
 static inline void tl_stop_begin(tl_stop *s, int sigint)
 {
     s->stopped = 0;
+    s->timed_out = 0;
     s->sigint = sigint;
+    if (s->deadline > 0 && tl_now() >= s->deadline) s->stopped = s->timed_out = 1;
 }
 
 static inline int tl_stop_poll(tl_stop *s)
 {
     if (s->stopped) return 1;
-    if ((++s->poll & 1023) == 0 && ((s->flag && *s->flag) || (s->sigint && tl_interrupt)))
-        s->stopped = 1;
+    if ((++s->poll & 1023) == 0) {
+        if ((s->flag && *s->flag) || (s->sigint && tl_interrupt))
+            s->stopped = 1;
+        else if (s->deadline > 0 && tl_now() >= s->deadline)
+            s->stopped = s->timed_out = 1;
+    }
     return s->stopped;
 }
 

@@ -90,7 +90,8 @@ typedef struct {
     uint64_t class_mask[16];
     int class_pts[16];
     uint64_t nodes;
-    tl_stop stop;         /* Ctrl-C or Core.stop(): see stop.h */
+    tl_stop stop;         /* Ctrl-C, Core.stop() or a time limit: see stop.h */
+    int lo, hi;           /* the bounds the last exact search proved (when stopped) */
 } cb_ctx;
 
 #define cb_ctz tl_ctz64
@@ -756,16 +757,21 @@ static int cb_node_total(const cb_ctx *c, const cb_node *node)
 }
 
 /* Exact value: zero-window probes, each fail-soft result narrowing [lo, hi]. The first
- * probe is at `guess`; then the interval is bisected. -1 if stopped. */
+ * probe is at `guess`; then the interval is bisected. -1 if stopped, with the bounds
+ * proved so far in c->lo, c->hi. */
 static int cb_exact_node(cb_ctx *c, const cb_node *node, int guess)
 {
     int lo = 0, hi = cb_node_total(c, node);
     int g = guess < lo ? lo : guess > hi ? hi : guess;
     if (g == lo) g = lo + 1;
+    c->lo = lo;
+    c->hi = hi;
     while (lo < hi) {
         int v = cb_node_search(c, node, g - 1, g);
         if (c->stop.stopped) return -1;
         if (v >= g) lo = v; else hi = v;
+        c->lo = lo;
+        c->hi = hi;
         /* step a quarter of the interval from the side just proved: values cluster
          * near the bounds the fail-soft results give */
         g = v >= g ? lo + 1 + (hi - lo - 1) / 4 : hi - (hi - lo - 1) / 4;

@@ -21,6 +21,7 @@ cdef extern from "_core.h" nogil:
     ctypedef struct cb_ctx:
         uint64_t nodes
         tl_stop stop
+        int lo, hi
     enum: CB_MAXP, CB_MAX_HAND
     int CB_PLANES, CB_MAX_PACK_POINTS
     int CB_OK, CB_BAD_PLAYERS, CB_BAD_TRUMP, CB_BAD_BIDDER, CB_BAD_LEADER, CB_BAD_HAND
@@ -191,6 +192,18 @@ cdef class Core:
         Asked while no search runs, it stops the next one.
         """
         self.stop_flag = 1
+
+    def set_time_limit(self, seconds):
+        """Every later search of this core raises TimeoutError once ``seconds`` from now
+        have passed (the table keeps only what finished searches proved); None clears
+        the limit."""
+        _set_time_limit(&self.ctx.stop, seconds)
+
+    @property
+    def last_bounds(self):
+        """(lo, hi): what the last exact search proved of the bidder's points before it
+        stopped (its value when it finished)."""
+        return (self.ctx.lo, self.ctx.hi)
 
     cdef int _position(self, n, hands, trump, bidder, leader, h, order, trick,
                        cb_args *a) except -1:

@@ -16,6 +16,7 @@ points, they minimise them.
 from __future__ import annotations
 
 import array
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -76,21 +77,39 @@ class Result:
         all_tricks: whether the bidder can win every remaining trick.
         moves: for each legal card, the points of the mover's side (the bidder, or the
             others) if he plays it (only when asked for).
+        exact: False when a time limit stopped the search: ``points`` are then the
+            points each side is proven to take at least (they add up to less than the
+            points left), ``best`` and ``moves`` may be None and ``all_tricks`` None
+            when it was not decided.
     """
 
     position: Position
     points: tuple[int, int]
     best: Card | None
-    all_tricks: bool
+    all_tricks: bool | None
     moves: dict[int, int] | None = None
+    exact: bool = True
+
+    @property
+    def bounds(self) -> tuple[int, int]:
+        """(lo, hi): the bidder's points are proven to lie between them."""
+        return self.points[0], self.position.points_left() - self.points[1]
 
     def to_json(self) -> dict:
-        """The JSON object of ``tricklab solve`` (docs/cli.md)."""
+        """The JSON object of ``tricklab solve`` (docs/cli.md); when not exact the points
+        are ``[lo, hi]`` ranges and ``"exact": false``."""
+        points: dict = {"bidder": self.points[0], "others": self.points[1]}
+        if not self.exact:
+            lo, hi = self.bounds
+            total = self.position.points_left()
+            points = {"bidder": [lo, hi], "others": [total - hi, total - lo]}
         out: dict = {
-            "points": {"bidder": self.points[0], "others": self.points[1]},
+            "points": points,
             "best": card_str(self.best) if self.best is not None else None,
             "all_tricks": self.all_tricks,
         }
+        if not self.exact:
+            out["exact"] = False
         if self.moves is not None:
             out["moves"] = {card_str(c): v for c, v in self.moves.items()}
         return out
@@ -172,13 +191,74 @@ def move_values(position: Position, *, tt_mb: int | None = None) -> dict[int, in
     return _side_values(position, _bidder_move_values(position, tt_mb))
 
 
-def solve(position: Position, moves: bool = False, *, tt_mb: int | None = None) -> Result:
+def bounds(
+    position: Position, *, time_limit: float | None = None, tt_mb: int | None = None
+) -> tuple[int, int]:
+    """Proven bounds ``(lo, hi)`` on the bidder's points from here: the exact value
+    (``lo == hi``) when the search ends within ``time_limit`` seconds, else what its
+    probes proved by then.
+
+    >>> from solver.carabin import Position
+    >>> bounds(Position.parse("trump=S bidder=0 lead=1 next=R 0=.../A... 1=.../K... 2=.../.3.."))
+    (7, 7)
+    """
+    if position.is_over:
+        return (0, 0)
+    engine_core = core(tt_mb)
+    engine_core.set_time_limit(time_limit)
+    try:
+        v = engine_core.value(*_args(position), _guess(position))
+        return (v, v)
+    except TimeoutError:
+        lo, hi = engine_core.last_bounds
+        return (lo, hi)
+    finally:
+        engine_core.set_time_limit(None)
+
+
+def _within(search, engine_core: _carabin.Core, deadline: float):  # type: ignore[no-untyped-def]
+    """``search()`` under the time left until ``deadline``; None if it ran out."""
+    engine_core.set_time_limit(max(0.0, deadline - time.monotonic()))
+    try:
+        return search()
+    except TimeoutError:
+        return None
+    finally:
+        engine_core.set_time_limit(None)
+
+
+def _solve_within(position: Position, moves: bool, tt_mb: int | None, seconds: float) -> Result:
+    """:func:`solve` within ``seconds``: the exact answer, or proven bounds."""
+    deadline = time.monotonic() + seconds
+    c = core(tt_mb)
+    total = position.points_left()
+    sweep = _within(lambda: all_tricks(position, tt_mb=tt_mb), c, deadline)
+    lo, hi = bounds(position, time_limit=max(0.0, deadline - time.monotonic()), tt_mb=tt_mb)
+    if sweep is None and hi < total:
+        sweep = False  # a chelem takes every point
+    if lo < hi:
+        return Result(position, (lo, total - hi), None, sweep, None, exact=False)
+    exact = _within(lambda: solve(position, moves, tt_mb=tt_mb), c, deadline)
+    if exact is not None:
+        return exact
+    return Result(position, (lo, total - hi), None, sweep, None, exact=False)
+
+
+def solve(
+    position: Position,
+    moves: bool = False,
+    *,
+    tt_mb: int | None = None,
+    time_limit: float | None = None,
+) -> Result:
     """Solve a Carabin position exactly (double dummy).
 
     Args:
         position: any play position, an unfinished trick included.
         moves: also give the value of every legal card.
         tt_mb: transposition table size in MB (default 32).
+        time_limit: seconds; if the searches have not finished by then, the answer is
+            the bounds proven so far (``exact`` False; see :class:`Result`).
 
     Returns:
         The points of the bidder and of the others from here, an optimal card, whether
@@ -187,6 +267,8 @@ def solve(position: Position, moves: bool = False, *, tt_mb: int | None = None) 
     Raises:
         KeyboardInterrupt: the search was interrupted (Ctrl-C).
     """
+    if time_limit is not None:
+        return _solve_within(position, moves, tt_mb, time_limit)
     total = position.points_left()
     sweep = all_tricks(position, tt_mb=tt_mb)
     if position.is_over:
@@ -211,6 +293,7 @@ __all__ = [
     "DEFAULT_TT_MB",
     "Result",
     "all_tricks",
+    "bounds",
     "core",
     "make",
     "move_values",

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from solver.carabin import engine
@@ -100,8 +100,10 @@ class Carabin(Game):
             for left, right in (position.hands[s] for s in seats)
         )
 
-    def solve(self, position: Any, moves: bool = False) -> engine.Result:
-        return engine.solve(position, moves=moves)
+    def solve(
+        self, position: Any, moves: bool = False, time_limit: float | None = None
+    ) -> engine.Result:
+        return engine.solve(position, moves=moves, time_limit=time_limit)
 
     def makes(self, position: Any, side: int, need: int) -> bool:
         """One zero-window make/fail probe, not the exact value."""
@@ -126,5 +128,10 @@ class Carabin(Game):
             raise RulesError("the all-tricks goal in carabin is the bidder's (the chelem)")
         return engine.all_tricks(position, side)
 
-    def deal_table(self, deal: Any) -> DealTable:
-        return deal_table(deal, self.rules)
+    def deal_table(
+        self,
+        deal: Any,
+        time_limit: float | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> DealTable:
+        return deal_table(deal, self.rules, time_limit=time_limit, progress=progress)

@@ -14,10 +14,13 @@ same, so the play is the bidder against the coalition of all the others.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from solver.carabin import engine
 from solver.carabin.deal import Deal, contract_made
+from solver.carabin.position import Position
 from solver.carabin.rules import Rules
 from solver.cards import SUITS
 from solver.protocol import DealTable
@@ -33,36 +36,61 @@ class TableRow:
         points: the bidder's points under optimal play.
         made: the trump contract is made (more than half the points in play).
         chelem: the bidder can win every trick.
+        bounds: None when exact; under a time limit that ran out, ``(lo, hi)``: the
+            bidder's points are proven to lie between them, ``points`` is ``lo``, and
+            ``made`` or ``chelem`` is None when it was not decided.
     """
 
     bidder: int
     trump: int
     points: int
-    made: bool
-    chelem: bool
+    made: bool | None
+    chelem: bool | None
+    bounds: tuple[int, int] | None = None
+
+    @property
+    def exact(self) -> bool:
+        """Whether ``points`` is the exact value (no time limit ran out)."""
+        return self.bounds is None
 
     def to_json(self) -> dict:
-        """The command line's row."""
-        return {
+        """The command line's row; under a time limit that ran out, ``points`` is
+        ``[lo, hi]`` and ``"exact": false``."""
+        out: dict = {
             "bidder": self.bidder,
             "trump": SUITS[self.trump],
-            "points": self.points,
+            "points": self.points if self.bounds is None else list(self.bounds),
             "made": self.made,
             "chelem": self.chelem,
         }
+        if self.bounds is not None:
+            out["exact"] = False
+        return out
 
     def record(self) -> dict:
         """The row as one flat dict, seats and suits by name (a DataFrame row)."""
         return self.to_json()
 
 
-def deal_table(deal: Deal, rules: Rules | None = None, tt_mb: int | None = None) -> DealTable:
+def deal_table(
+    deal: Deal,
+    rules: Rules | None = None,
+    tt_mb: int | None = None,
+    *,
+    time_limit: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> DealTable:
     """The double-dummy table of a deal.
 
     Args:
         deal: the deal.
         rules: the rules (the trick order matters; the number of players is the deal's).
         tt_mb: transposition table size in MB.
+        time_limit: seconds for the whole table, shared among the rows not yet solved;
+            a row whose share runs out gets proven bounds (see :class:`TableRow`).
+            Within a row, made or failed and the chelem are settled first (they decide
+            the score and are usually quick), then the exact points.
+        progress: called with (rows done, rows) after each row.
 
     Returns:
         The rows, bidder by bidder, trump by trump (a list with ``to_json()``,
@@ -72,12 +100,50 @@ def deal_table(deal: Deal, rules: Rules | None = None, tt_mb: int | None = None)
     total = deal.points_in_play
     bidders = [deal.bidder] if deal.bidder is not None else range(deal.players)
     trumps = [deal.trump] if deal.trump is not None else range(4)
+    contracts = [(b, t) for b in bidders for t in trumps]
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     rows = []
-    for bidder in bidders:
-        for trump in trumps:
-            start = deal.position(bidder=bidder, trump=trump, trick_order=order)
+    for i, (bidder, trump) in enumerate(contracts):
+        start = deal.position(bidder=bidder, trump=trump, trick_order=order)
+        if deadline is None:
             points = engine.value(start, tt_mb=tt_mb)
             # winning every trick takes every point, so only then is a chelem possible
             chelem = points == total and engine.all_tricks(start, tt_mb=tt_mb)
             rows.append(TableRow(bidder, trump, points, contract_made(points, total), chelem))
+        else:
+            share = max(0.0, deadline - time.monotonic()) / (len(contracts) - i)
+            rows.append(_row_within(start, bidder, trump, total, share, tt_mb))
+        if progress is not None:
+            progress(i + 1, len(contracts))
     return DealTable(rows, deal, "carabin", {"points_in_play": total})
+
+
+def _row_within(
+    start: Position, bidder: int, trump: int, total: int, seconds: float, tt_mb: int | None
+) -> TableRow:
+    """One row within ``seconds``: the make probe, the chelem, then the exact points."""
+    deadline = time.monotonic() + seconds
+    c = engine.core(tt_mb)
+    target = total // 2 + 1  # the fewest points that make the contract
+
+    def within(search: Callable[[], bool]) -> bool | None:
+        c.set_time_limit(max(0.0, deadline - time.monotonic()))
+        try:
+            return search()
+        except TimeoutError:
+            return None
+        finally:
+            c.set_time_limit(None)
+
+    made = within(lambda: engine.make(start, target, tt_mb=tt_mb))
+    chelem = within(lambda: engine.all_tricks(start, tt_mb=tt_mb)) if made is not False else False
+    lo, hi = engine.bounds(start, time_limit=max(0.0, deadline - time.monotonic()), tt_mb=tt_mb)
+    if made is not None:  # what the probe proved holds too
+        lo, hi = (max(lo, target), hi) if made else (lo, min(hi, target - 1))
+    if lo == hi:
+        return TableRow(bidder, trump, lo, contract_made(lo, total), lo == total and bool(chelem))
+    if made is None and (lo >= target or hi < target):
+        made = lo >= target
+    if chelem is None and hi < total:
+        chelem = False
+    return TableRow(bidder, trump, lo, made, chelem, bounds=(lo, hi))

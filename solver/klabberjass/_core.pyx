@@ -189,6 +189,12 @@ cdef class Core:
         """
         self.stop_flag = 1
 
+    def set_time_limit(self, seconds):
+        """Every later search of this core raises TimeoutError once ``seconds`` from now
+        have passed (the table keeps only what finished searches proved); None clears
+        the limit."""
+        _set_time_limit(&self.ctx.stop, seconds)
+
     cdef int _position(self, e, d, trump, leader, trick, bonus, uint64_t *he, uint64_t *hd,
                        int *args) except -1:
         """Check one position's arguments; args = trump, leader, trick, bonus."""

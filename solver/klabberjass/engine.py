@@ -68,6 +68,9 @@ class Result:
         pv: a principal variation, every card to the end of the play.
         moves: for each legal card, the points the player to move takes with it
             (only when asked for).
+        exact: False when a time limit stopped the search before it finished:
+            ``points`` are then what each seat is proven to take at least (the full
+            search is a single one, so that is 0 and 0), ``best`` None and ``pv`` empty.
     """
 
     position: Position
@@ -75,14 +78,24 @@ class Result:
     best: Card | None
     pv: tuple[Card, ...]
     moves: dict[int, int] | None = None
+    exact: bool = True
+    total: int | None = None
 
     def to_json(self) -> dict:
-        """The JSON object of ``tricklab solve`` (docs/cli.md)."""
+        """The JSON object of ``tricklab solve`` (docs/cli.md); when not exact the points
+        are ``[lo, hi]`` ranges and ``"exact": false``."""
+        points: dict = {"E": self.points[0], "D": self.points[1]}
+        if not self.exact:
+            total = self.total if self.total is not None else sum(self.points)
+            e, d = self.points
+            points = {"E": [e, total - d], "D": [d, total - e]}
         out: dict = {
-            "points": {"E": self.points[0], "D": self.points[1]},
+            "points": points,
             "best": card_str(self.best) if self.best is not None else None,
             "pv": [card_str(c) for c in self.pv],
         }
+        if not self.exact:
+            out["exact"] = False
         if self.moves is not None:
             out["moves"] = {card_str(c): v for c, v in self.moves.items()}
         return out
@@ -146,7 +159,12 @@ def make(position: Position, target: int, rules: Rules = SEED, *, tt_mb: int | N
 
 
 def solve(
-    position: Position, rules: Rules = SEED, moves: bool = False, *, tt_mb: int | None = None
+    position: Position,
+    rules: Rules = SEED,
+    moves: bool = False,
+    *,
+    tt_mb: int | None = None,
+    time_limit: float | None = None,
 ) -> Result:
     """Solve a Klabberjass position exactly (double dummy).
 
@@ -155,6 +173,8 @@ def solve(
         rules: the rules (only the last-trick bonus matters to card play).
         moves: also give the value of every legal card.
         tt_mb: transposition table size in MB (default 32).
+        time_limit: seconds; a search not finished by then gives ``exact`` False (see
+            :class:`Result`). A whole deal takes milliseconds.
 
     Returns:
         Points of both seats from here, an optimal card and a principal variation.
@@ -162,6 +182,16 @@ def solve(
     Raises:
         KeyboardInterrupt: the search was interrupted (Ctrl-C).
     """
+    if time_limit is not None:
+        engine_core = core(tt_mb)
+        engine_core.set_time_limit(time_limit)
+        try:
+            return solve(position, rules, moves, tt_mb=tt_mb)
+        except TimeoutError:
+            total = position.points_left(rules)
+            return Result(position, (0, 0), None, (), None, exact=False, total=total)
+        finally:
+            engine_core.set_time_limit(None)
     e_points, pv = core(tt_mb).pv(*_args(position, rules))
     total = position.points_left(rules)
     line = tuple(CARDS[c] for c in pv)

@@ -8,12 +8,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
 from solver.cards import SUITS, card_str, format_holding
-from solver.errors import NotationError
+from solver.errors import NotationError, TricklabError
 from solver.klabberjass import engine
 from solver.klabberjass.deal import Deal
 from solver.klabberjass.position import Position
@@ -242,14 +242,38 @@ class Klabberjass(Game):
     def no_choice(self, position: Any, side: int) -> bool:
         return position.hands[side].bit_count() <= 1
 
-    def solve(self, position: Any, moves: bool = False) -> engine.Result:
-        return engine.solve(position, self.rules, moves=moves)
+    def solve(
+        self, position: Any, moves: bool = False, time_limit: float | None = None
+    ) -> engine.Result:
+        return engine.solve(position, self.rules, moves=moves, time_limit=time_limit)
 
     def all_tricks(self, position: Any, side: int) -> bool:
         return engine.all_tricks(position, side)
 
-    def deal_table(self, deal: Any) -> DealTable:
-        return deal_table(deal, self.rules)
+    def deal_table(
+        self,
+        deal: Any,
+        time_limit: float | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> DealTable:
+        """The table (milliseconds: ``progress`` is called once, at the end). A time
+        limit that runs out before it is done raises TricklabError."""
+        if time_limit is None:
+            table = deal_table(deal, self.rules)
+        else:
+            engine_core = engine.core()
+            engine_core.set_time_limit(time_limit)
+            try:
+                table = deal_table(deal, self.rules)
+            except TimeoutError:
+                raise TricklabError(
+                    f"the deal table was not finished within the time limit ({time_limit} s)"
+                ) from None
+            finally:
+                engine_core.set_time_limit(None)
+        if progress is not None:
+            progress(len(table), len(table))
+        return table
 
     def cards_in_play(self, position: Any) -> int:
         cards = position.hands[0] | position.hands[1]

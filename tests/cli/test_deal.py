@@ -143,7 +143,9 @@ def test_carabin_readable(cli):
     code, out, _ = cli("deal", "carabin", g["deal"])
     assert code == 0
     assert "Points in play: 18" in out
-    assert len([x for x in out.splitlines() if x.strip().startswith(("0 ", "1 ", "2 "))]) == 12
+    rows = [x for x in out.splitlines() if x.strip().startswith(("0 ", "1 ", "2 "))]
+    hands = [x for x in rows if " L " in x and " R " in x]
+    assert (len(hands), len(rows) - len(hands)) == (3, 12)
 
 
 def test_carabin_random_is_seeded(cli):

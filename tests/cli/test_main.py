@@ -135,9 +135,17 @@ def test_error_messages_escape_control_characters_and_cut_long_text(cli) -> None
 
 
 def _without(monkeypatch, *roots: str) -> None:
-    """Make ``import root`` (and its submodules) fail as if the package were not installed."""
+    """Make ``import root`` (and its submodules) fail as if the package were not installed;
+    the analysis modules loaded so far are unloaded, so that they import again."""
     for name in [m for m in sys.modules if m.partition(".")[0] in roots] + list(roots):
         monkeypatch.setitem(sys.modules, name, None)
+    for name in [m for m in sys.modules if m.startswith("analysis.")]:
+        if not m_is_cli(name):
+            monkeypatch.delitem(sys.modules, name)
+
+
+def m_is_cli(name: str) -> bool:
+    return name == "analysis.cli" or name.startswith("analysis.cli.")
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,72 @@
+"""``--time-limit`` on ``solve`` and ``deal``: bounds and a note when it runs out, the
+same answer as without it when it does not, a clean error for a bad value."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from solver import carabin
+
+from .helpers import assert_one_error_line
+
+SIMPLE = "trump=H lead=E E=A... D=K..."
+
+
+def test_solve_within_the_limit_is_unchanged(cli) -> None:
+    with_limit = cli("solve", "klabberjass", SIMPLE, "--json", "--time-limit", "30")
+    assert with_limit == cli("solve", "klabberjass", SIMPLE, "--json")
+    assert json.loads(with_limit[1])["points"] == {"E": 25, "D": 0}
+
+
+def test_solve_carabin_out_of_time_gives_bounds_and_a_note(cli) -> None:
+    start = carabin.Deal.random(seed=5, players=4).position(bidder=1, trump=2)
+    # a limit that has run out before the search starts: nothing is proven
+    status, out, err = cli("solve", "carabin", str(start), "--json", "--time-limit", "1e-9")
+    total = start.points_left()
+    assert status == 0
+    assert json.loads(out) == {
+        "points": {"bidder": [0, total], "others": [0, total]},
+        "best": None,
+        "all_tricks": None,
+        "exact": False,
+    }
+    assert err.count("\n") == 1 and "time limit" in err and "bounds" in err
+
+
+def test_deal_carabin_with_a_limit(cli) -> None:
+    status, out, err = cli(
+        "deal",
+        "carabin",
+        "--random",
+        "--seed",
+        "3",
+        "--players",
+        "3",
+        "--json",
+        "--time-limit",
+        "20",
+    )
+    assert status == 0 and err == ""
+    plain = cli("deal", "carabin", "--random", "--seed", "3", "--players", "3", "--json")
+    assert json.loads(out) == json.loads(plain[1])
+
+
+def test_deal_carabin_readable_shows_hands_threshold_and_best_contracts(cli) -> None:
+    status, out, _ = cli("deal", "carabin", "--random", "--seed", "3", "--players", "3")
+    assert status == 0
+    lines = out.splitlines()
+    assert (
+        sum(line.startswith(f"  {s}  L ") and " R " in line for s in range(3) for line in lines)
+        == 3
+    )
+    assert "a contract is made with" in out
+    best = next(line for line in lines if line.startswith("Best contract for each seat: "))
+    assert all(f"{s} " in best for s in range(3))
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "abc", "inf", "nan"])
+def test_bad_time_limit(cli, value: str) -> None:
+    status, out, err = cli("solve", "klabberjass", SIMPLE, "--time-limit", value)
+    assert_one_error_line(status, out, err, "--time-limit", value)
