@@ -952,51 +952,60 @@ def _run_local(
     deaths: dict[int, int] = {}
     try:
         while True:
+            broken = False
             while len(pending) < 2 * workers:
                 nxt = again.popleft() if again else next(todo, None)
                 if nxt is None:
                     break
-                pending[pool.submit(run_chunk, name, params, seed, *nxt)] = nxt
-            if not pending:
-                pool.shutdown(wait=True)
-                return
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            lost = []
-            for future in finished:
-                job = pending.pop(future)
                 try:
-                    result = future.result()
+                    pending[pool.submit(run_chunk, name, params, seed, *nxt)] = nxt
                 except BrokenProcessPool:
-                    lost.append(job)
-                    continue
-                yield result
-            if not lost:
-                continue
-            # every chunk still out is lost with the pool; keep those that finished
-            for future, job in list(pending.items()):
-                with contextlib.suppress(BrokenProcessPool):
-                    if future.done():
+                    again.appendleft(nxt)
+                    broken = True
+                    break
+            lost = []
+            if not broken:
+                if not pending:
+                    pool.shutdown(wait=True)
+                    return
+                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    job = pending.pop(future)
+                    try:
                         result = future.result()
-                        pending.pop(future)
-                        yield result
+                    except BrokenProcessPool:
+                        lost.append(job)
                         continue
-                lost.append(job)
+                    yield result
+                if not lost:
+                    continue
+            # the pool is broken: every chunk still out is lost; keep those that finished
+            for future, job in list(pending.items()):
+                result = None
+                if future.done():
+                    with contextlib.suppress(BaseException):
+                        result = future.result()
+                if result is not None:
+                    yield result
+                else:  # lost (or failed: computed again, and any error raised then)
+                    lost.append(job)
             pending.clear()
             for job in lost:
                 deaths[job[0]] = deaths.get(job[0], 0) + 1
-            worst = max(lost, key=lambda j: deaths[j[0]])
-            if deaths[worst[0]] >= MAX_WORKER_DEATHS:
-                raise StudyError(
-                    f"worker processes died {deaths[worst[0]]} times while computing chunk "
-                    f"{worst[0]} (out of memory?); the chunks written are kept, run again "
-                    "to resume"
-                )
+            if lost:
+                worst = max(lost, key=lambda j: deaths[j[0]])
+                if deaths[worst[0]] >= MAX_WORKER_DEATHS:
+                    raise StudyError(
+                        f"worker processes died {deaths[worst[0]]} times while computing "
+                        f"chunk {worst[0]} (out of memory?); the chunks written are kept, "
+                        "run again to resume"
+                    )
             _kill_pool(pool)
             log(
-                f"tricklab: a worker process died; its {len(lost)} chunk"
-                f"{'s' if len(lost) > 1 else ''} will be computed again"
+                f"tricklab: a worker process died; the {len(lost)} chunk"
+                f"{'s' if len(lost) != 1 else ''} handed out to the pool will be computed again"
             )
-            again.extend(sorted(lost))
+            again.extendleft(sorted(lost, reverse=True))
             pool = new_pool()
     finally:
         _kill_pool(pool)
@@ -1084,7 +1093,8 @@ def _run_dask(
         jobs[future.key] = job[0]
         return future
 
-    running = as_completed([submit(job) for job in islice(todo, 2 * threads + 2)])
+    first = [submit(job) for job in islice(todo, 2 * threads + 2)]
+    running = as_completed(first, loop=client.loop)
     for future in running:
         try:
             result = future.result()
