@@ -234,7 +234,7 @@ STUDIES: dict[str, Study] = {
                 "play": _choice("pimc", "dd"),
                 "samples": _COUNT,
                 "sink_samples": _COUNT,
-                "rules": _RULES,
+                "rules": _choice("seed"),  # the matches simulate the seed rules only
             },
             {"a_first_seat": "seat"},
         ),
@@ -683,9 +683,10 @@ def write_chunk(out: Path, chunk: int, columns: dict[str, list]) -> bytes:
     return data
 
 
-def read_manifest(out: str | Path) -> dict[str, Any]:
+def read_manifest(out: str | Path, files: bool = False) -> dict[str, Any]:
     """The manifest of a study folder (``_manifest.json``, or ``manifest.json`` of
-    folders written by earlier versions).
+    folders written by earlier versions): study, params, seed, chunk_size, deals and
+    chunks; with ``files``, also the record (deals, rows, bytes, sha256) of each chunk.
 
     Raises:
         StudyError: not a study folder.
@@ -694,9 +695,12 @@ def read_manifest(out: str | Path) -> dict[str, Any]:
     if path is None:
         raise StudyError(f"{out} is not a study folder (no {MANIFEST})")
     try:
-        return json.loads(path.read_text())
+        manifest = json.loads(path.read_text())
     except ValueError:
         raise StudyError(f"{path} is not a study manifest") from None
+    if not files and isinstance(manifest, dict):
+        manifest.pop("files", None)
+    return manifest
 
 
 def read_study(out: str | Path, columns: list[str] | None = None, readable: bool = False):

@@ -82,7 +82,7 @@ def test_other_seed_other_rows(tmp_path, reference):
 
 def test_manifest_names_study_and_parameters(tmp_path):
     run_study(STUDY, 10, 3, tmp_path, workers=1, progress=False, chunk_size=5)
-    m = read_manifest(tmp_path)
+    m = read_manifest(tmp_path, files=True)
     assert (m["study"], m["seed"], m["deals"], m["chunk_size"], m["chunks"]) == (
         STUDY,
         3,
@@ -124,7 +124,7 @@ def test_old_manifest_name_is_read_and_renamed_on_resume(tmp_path, reference):
     again = run_study(STUDY, DEALS, 7, tmp_path, workers=1, progress=False, chunk_size=SIZE)
     assert again.computed == 0
     assert not (tmp_path / OLD_MANIFEST).exists()
-    assert len(read_manifest(tmp_path)["files"]) == DEALS // SIZE
+    assert len(read_manifest(tmp_path, files=True)["files"]) == DEALS // SIZE
     assert read_study(tmp_path).equals(reference)
 
 
@@ -423,7 +423,7 @@ def test_unrecorded_chunks_are_checked_by_reading_them(tmp_path, reference, cli)
     """A chunk without a record (killed before the manifest caught up) is kept if it
     reads as Parquet, computed again if not."""
     run_study(STUDY, DEALS, 7, tmp_path, workers=1, progress=False, chunk_size=SIZE)
-    m = read_manifest(tmp_path)
+    m = read_manifest(tmp_path, files=True)
     m["files"] = {}
     (tmp_path / MANIFEST).write_text(json.dumps(m))
     _damage(chunk_path(tmp_path, 2), "truncated")
@@ -431,7 +431,7 @@ def test_unrecorded_chunks_are_checked_by_reading_them(tmp_path, reference, cli)
     status, out, err = cli(*argv, "--chunk-size", str(SIZE), "--workers", "1")
     assert status == 0 and "(1 computed now, 3 already there)" in out
     assert "chunk-000002.parquet not a readable Parquet file" in err and err.count("\n") == 1
-    assert len(read_manifest(tmp_path)["files"]) == 4
+    assert len(read_manifest(tmp_path, files=True)["files"]) == 4
     assert read_study(tmp_path).equals(reference)
 
 
@@ -449,6 +449,7 @@ def test_unrecorded_chunks_are_checked_by_reading_them(tmp_path, reference, cli)
         ("klabberjass-sinking", ["--param", "samples=0"], "an integer at least 1"),
         ("klabberjass-sinking", ["--param", "samples=abc"], "invalid samples 'abc'"),
         ("klabberjass-matches", ["--param", "play=fast"], "expected pimc or dd"),
+        ("klabberjass-matches", ["--rules", "classic"], "invalid rules 'classic'"),
         ("carabin-matches", ["--param", "policies=derived,nope"], "invalid policies"),
         ("klabberjass-sinking", ["--param", "colour=red"], "no parameter 'colour'"),
         ("klabberjass-sinking", ["--param", "samples"], "expected NAME=VALUE"),
