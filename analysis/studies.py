@@ -97,7 +97,9 @@ class _Invalid(Exception):
 
 def _integer(least: int, most: int | None = None) -> Check:
     expected = (
-        f"an integer from {least} to {most}" if most is not None else f"an integer at least {least}"
+        f"expected an integer from {least} to {most}"
+        if most is not None
+        else f"expected an integer at least {least}"
     )
 
     def check(value: Any) -> int:
@@ -426,7 +428,7 @@ def _problem(path: Path, record: dict | None) -> str | None:
         return "empty"
     if record is not None:
         if size != record.get("bytes"):
-            return f"{size} bytes, {record.get('bytes')} written"
+            return f"{size} bytes instead of {record.get('bytes')}"
         if _sha256(path) != record.get("sha256"):
             return "checksum differs"
         return None

@@ -673,3 +673,44 @@ def test_server_speaking_another_protocol_is_not_a_scheduler(tmp_path):
     assert done.returncode == 2 and done.stdout == ""
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and f"at tcp://127.0.0.1:{port}" in lines[0], lines
+
+
+# ------------------------------------------------------------------ the data dictionary
+
+
+def _documented_columns() -> dict[str, list[str]]:
+    """The column names of each study's table in docs/data.md (``net_XY`` expanded)."""
+    import re
+
+    text = (Path(__file__).parents[2] / "docs" / "data.md").read_text()
+    out: dict[str, list[str]] = {}
+    for section in text.split("\n### ")[1:]:
+        name = section.split("\n", 1)[0].strip()
+        cols: list[str] = []
+        for line in section.splitlines():
+            if line.startswith("| `"):
+                for col in re.findall(r"`([^`]+)`", line.split("|")[1]):
+                    if col.endswith("_XY"):
+                        cols += [f"{col[:-2]}{b}{t}" for b in "ED" for t in "SHDC"]
+                    else:
+                        cols.append(col)
+        out[name] = cols
+    return out
+
+
+def test_data_dictionary_names_every_column_of_every_study(tmp_path):
+    from analysis.studies import STUDIES
+
+    documented = _documented_columns()
+    assert sorted(documented) == sorted(STUDIES)
+    small = {
+        "klabberjass-bidding": (2, {}),
+        "klabberjass-sinking": (6, {"samples": 2}),
+        "carabin-bidding": (1, {"players": 3}),
+        "klabberjass-matches": (1, {"play": "dd"}),
+        "carabin-matches": (1, {"players": 3}),
+    }
+    for name, (deals, params) in small.items():
+        df = read_study(_tiny(tmp_path, name, deals, deals, **params))
+        assert len(df) > 0, name
+        assert sorted(df.columns) == sorted(documented[name]), name
