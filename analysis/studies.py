@@ -577,6 +577,7 @@ def prepare_folder(
         out.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise StudyError(f"cannot create the folder '{out}' ({err.strerror})") from None
+    _refuse_foreign(out)  # before the lock file: a foreign folder is left as it was
     folder = _Folder(out, log)
     folder.lock()
     try:
@@ -587,16 +588,22 @@ def prepare_folder(
     return folder
 
 
+def _refuse_foreign(out: Path) -> None:
+    if manifest_path(out) is not None:
+        return
+    others = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
+    if others:
+        raise StudyError(
+            f"{out} is not empty and holds no study manifest ({others[0]}, ...); "
+            "refusing to write there, choose another --out"
+        )
+
+
 def _adopt(folder: _Folder, manifest: dict[str, Any]) -> None:
     out = folder.out
     path = manifest_path(out)
     if path is None:
-        others = [p.name for p in out.iterdir() if not p.name.startswith(".")]
-        if others:
-            raise StudyError(
-                f"{out} is not empty and holds no study manifest ({others[0]}, ...); "
-                "refusing to write there, choose another --out"
-            )
+        _refuse_foreign(out)
         folder.manifest = manifest
         folder.save()
         return
@@ -624,7 +631,7 @@ def _adopt(folder: _Folder, manifest: dict[str, Any]) -> None:
         )
     size = manifest["chunk_size"]
     records: dict[str, Any] = old["files"] if isinstance(old.get("files"), dict) else {}
-    for stale in out.glob(".chunk-*.tmp-*"):
+    for stale in [*out.glob(".chunk-*.tmp-*"), *out.glob(f".{MANIFEST}.tmp-*")]:
         with contextlib.suppress(FileNotFoundError):
             stale.unlink()
     files, damaged = {}, []

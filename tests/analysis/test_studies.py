@@ -160,9 +160,11 @@ def test_refuses_a_folder_of_another_study(tmp_path, change):
 
 def test_refuses_a_folder_that_is_not_a_study(tmp_path):
     (tmp_path / "notes.txt").write_text("mine")
+    before = tmp_path.stat().st_mtime_ns
     with pytest.raises(StudyError, match="not empty"):
         run_study(STUDY, 10, 1, tmp_path, workers=1, progress=False)
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+    assert tmp_path.stat().st_mtime_ns == before  # not even a lock file came and went
 
 
 def test_bad_names_and_parameters(tmp_path):
