@@ -646,8 +646,14 @@ def _adopt(folder: _Folder, manifest: dict[str, Any]) -> None:
                 p.unlink()
             continue
         if record is None:  # computed for the deals the manifest had
-            record = {"deals": chunk_deals(i, old_deals, size), "rows": None}
-            record.update(bytes=p.stat().st_size, sha256=_sha256(p))
+            import pyarrow.parquet as pq
+
+            record = {
+                "deals": chunk_deals(i, old_deals, size),
+                "rows": pq.read_metadata(p).num_rows,
+                "bytes": p.stat().st_size,
+                "sha256": _sha256(p),
+            }
         if record.get("deals") != chunk_deals(i, manifest["deals"], size):
             # the short last chunk of a study now extended: computed again, longer
             with contextlib.suppress(FileNotFoundError):

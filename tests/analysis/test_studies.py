@@ -433,7 +433,8 @@ def test_unrecorded_chunks_are_checked_by_reading_them(tmp_path, reference, cli)
     status, out, err = cli(*argv, "--chunk-size", str(SIZE), "--workers", "1")
     assert status == 0 and "(1 computed now, 3 already there)" in out
     assert "chunk-000002.parquet not a readable Parquet file" in err and err.count("\n") == 1
-    assert len(read_manifest(tmp_path, files=True)["files"]) == 4
+    records = read_manifest(tmp_path, files=True)["files"]
+    assert len(records) == 4 and {r["rows"] for r in records.values()} == {SIZE}
     assert read_study(tmp_path).equals(reference)
 
 
@@ -527,6 +528,8 @@ def _wait_for_chunks(out: Path, proc: subprocess.Popen, n: int = 1) -> None:
 def test_huge_study_starts_and_second_run_is_refused_then_stale_lock_taken_over(tmp_path, cli):
     """--deals 10**12 starts at once (the chunks are made as handed out); a second run
     on the folder is refused while it runs; once it is killed, its lock is taken over."""
+    import pandas as pd
+
     out = tmp_path / "huge"
     huge = "1000000000000"
     proc = subprocess.Popen(_cmd(out, 10**12, 10, "--workers", "1"), start_new_session=True)
@@ -534,6 +537,8 @@ def test_huge_study_starts_and_second_run_is_refused_then_stale_lock_taken_over(
         _wait_for_chunks(out, proc)
         assert read_manifest(out)["deals"] == 10**12
         assert (out / LOCK).read_text().split()[0] == str(proc.pid)
+        # a running study reads as a Parquet dataset (lock and temporary files skipped)
+        assert len(pd.read_parquet(out)) % 10 == 0
         argv = ["study", STUDY, "--deals", huge, "--seed", "11", "--out", str(out)]
         status, stdout, err = cli(*argv, "--chunk-size", "10", "--workers", "1")
         assert_one_error_line(status, stdout, err, "is in use by another study run", str(proc.pid))
