@@ -32,7 +32,8 @@ Guarantees (docs/cli.md ``study``):
   second run on the same folder is refused while the first is alive. The lock of a
   process that died is taken over.
 - **Workers that die.** A local worker process that dies (killed, out of memory)
-  loses only its chunks: they are computed again by a fresh pool. With
+  loses only the chunks out at that moment: a fresh pool computes them again, one at
+  a time, and a chunk whose worker keeps dying stops the study with an error. With
   ``scheduler="tcp://HOST:PORT"`` the chunks are Dask tasks and Dask reschedules the
   task of a lost worker on another; since only the client writes, the chunk is then
   written once. An unreachable scheduler, or an address where something else
@@ -946,9 +947,9 @@ def _run_local(
     """The chunks' results, computed in this process (one worker) or in a pool of
     spawned processes, at most two chunks a worker handed out at a time.
 
-    A worker process that dies breaks the pool: the chunks it had are computed again
-    in a new pool (a chunk under which workers died MAX_WORKER_DEATHS times is an
-    error, not an endless loop).
+    A worker process that dies breaks the pool: the chunks out at that moment are
+    computed again in a new pool, one at a time, so that a chunk that kills its worker
+    is known; one that does so MAX_WORKER_DEATHS times is an error, not an endless loop.
     """
     workers = max(1, workers or os.cpu_count() or 1)
     if workers == 1:
@@ -965,24 +966,35 @@ def _run_local(
     def new_pool() -> ProcessPoolExecutor:
         return ProcessPoolExecutor(workers, mp_context=ctx)
 
+    Job = tuple[int, int, int]
     pool = new_pool()
-    pending: dict[Future, tuple[int, int, int]] = {}
-    again: deque[tuple[int, int, int]] = deque()
+    pending: dict[Future, Job] = {}
+    suspects: deque[Job] = deque()  # out when a worker died: run alone, one at a time
+    again: deque[Job] = deque()  # not yet run when the pool broke
     deaths: dict[int, int] = {}
+
+    def next_job() -> Job | None:
+        if suspects:
+            return None if pending else suspects.popleft()
+        if len(pending) >= 2 * workers:
+            return None
+        return again.popleft() if again else next(todo, None)
+
     try:
         while True:
             broken = False
-            while len(pending) < 2 * workers:
-                nxt = again.popleft() if again else next(todo, None)
+            while True:
+                alone = bool(suspects)
+                nxt = next_job()
                 if nxt is None:
                     break
                 try:
                     pending[pool.submit(run_chunk, name, params, seed, *nxt)] = nxt
-                except BrokenProcessPool:
-                    again.appendleft(nxt)
+                except BrokenProcessPool:  # broke before this chunk went out
+                    (suspects if alone else again).appendleft(nxt)
                     broken = True
                     break
-            lost = []
+            lost: list[Job] = []
             if not broken:
                 if not pending:
                     pool.shutdown(wait=True)
@@ -1009,22 +1021,21 @@ def _run_local(
                 else:  # lost (or failed: computed again, and any error raised then)
                     lost.append(job)
             pending.clear()
-            for job in lost:
-                deaths[job[0]] = deaths.get(job[0], 0) + 1
-            if lost:
-                worst = max(lost, key=lambda j: deaths[j[0]])
-                if deaths[worst[0]] >= MAX_WORKER_DEATHS:
-                    raise StudyError(
-                        f"worker processes died {deaths[worst[0]]} times while computing "
-                        f"chunk {worst[0]} (out of memory?); the chunks written are kept, "
-                        "run again to resume"
-                    )
             _kill_pool(pool)
+            if len(lost) == 1:  # it ran alone: its worker died under it
+                chunk = lost[0][0]
+                deaths[chunk] = deaths.get(chunk, 0) + 1
+                if deaths[chunk] >= MAX_WORKER_DEATHS:
+                    raise StudyError(
+                        f"the worker process computing chunk {chunk} died {deaths[chunk]} "
+                        "times (out of memory?); the chunks written are kept, run again to "
+                        "resume"
+                    )
             log(
-                f"tricklab: a worker process died; the {len(lost)} chunk"
-                f"{'s' if len(lost) != 1 else ''} handed out to the pool will be computed again"
+                f"tricklab: a worker process died; {len(lost)} chunk"
+                f"{'s' if len(lost) != 1 else ''} will be computed again"
             )
-            again.extendleft(sorted(lost, reverse=True))
+            suspects.extend(sorted(lost))
             pool = new_pool()
     finally:
         _kill_pool(pool)

@@ -621,6 +621,29 @@ def test_killed_local_worker_does_not_hang_the_study(tmp_path):
         assert pq.read_table(out / name).equals(pq.read_table(clean / name)), name
 
 
+def _chunk_that_kills_its_worker(name, params, seed, chunk, start, count):
+    """A chunk function whose chunk 2 kills the process computing it."""
+    if chunk == 2:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return chunk, {"deal": list(range(start, start + count))}
+
+
+def test_chunk_that_always_kills_its_worker_stops_the_study(monkeypatch):
+    """Not an endless loop: after the pool breaks, the chunks out are run alone, and the
+    one whose worker keeps dying is named in the error."""
+    from analysis import studies
+
+    monkeypatch.setattr(studies, "run_chunk", _chunk_that_kills_its_worker)
+    notes: list[str] = []
+    done = []
+    work = iter_chunks(60, 10)
+    with pytest.raises(StudyError, match="computing chunk 2 died 3 times"):
+        for chunk, _ in studies._run_local(STUDY, {}, 1, work, 2, notes.append):
+            done.append(chunk)
+    assert 2 not in done and {0, 1} <= set(done)
+    assert notes and all("a worker process died" in n for n in notes)
+
+
 # ------------------------------------------------------------------ a foreign scheduler
 
 
