@@ -907,10 +907,18 @@ def _compute(folder, name, params, seed, deals, size, workers, client, progress)
     bar = _progress_bar(progress, deals, already, name, sys.stderr)
     t0 = time.perf_counter()
     computed = computed_deals = 0
+
+    def note(text: str) -> None:  # a line on stderr, under the bar rather than through it
+        if bar is None:
+            folder.log(text)
+            return
+        with bar.external_write_mode(file=sys.stderr):
+            folder.log(text)
+
     results = (
         _run_dask(client, name, params, seed, todo)
         if client is not None
-        else _run_local(name, params, seed, todo, workers, folder.log)
+        else _run_local(name, params, seed, todo, workers, note)
     )
     try:
         with contextlib.closing(results):  # type: ignore[type-var]
