@@ -430,7 +430,11 @@ def _problem(path: Path, record: dict | None) -> str | None:
     if record is not None:
         if size != record.get("bytes"):
             return f"{size} bytes instead of {record.get('bytes')}"
-        if _sha256(path) != record.get("sha256"):
+        try:
+            digest = _sha256(path)
+        except OSError as err:
+            return f"unreadable ({err.strerror})"
+        if digest != record.get("sha256"):
             return "checksum differs"
         return None
     # a chunk written before its record (or by an older version): it must decode
@@ -523,7 +527,10 @@ class _Folder:
         if not force and (not self.dirty or time.monotonic() - self.saved_at < 1.0):
             return
         text = json.dumps(self.manifest, indent=1) + "\n"
-        _write_atomic(self.out / MANIFEST, text.encode())
+        try:
+            _write_atomic(self.out / MANIFEST, text.encode())
+        except OSError as err:
+            raise StudyError(f"cannot write {self.out / MANIFEST} ({err.strerror})") from None
         self.saved_at, self.dirty = time.monotonic(), False
 
     def record(self, chunk: int, deals: int, rows: int, data: bytes) -> None:
@@ -891,7 +898,7 @@ def run_study(
         try:
             return _compute(folder, name, merged, seed, deals, size, workers, client, progress)
         finally:
-            with contextlib.suppress(OSError):
+            with contextlib.suppress(StudyError):
                 folder.save(force=folder.dirty)
             folder.unlock()
     finally:
