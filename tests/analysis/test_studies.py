@@ -744,3 +744,31 @@ def test_data_dictionary_names_every_column_of_every_study(tmp_path):
         df = read_study(_tiny(tmp_path, name, deals, deals, **params))
         assert len(df) > 0, name
         assert sorted(df.columns) == sorted(documented[name]), name
+
+
+def test_disk_full_is_one_error_and_the_study_resumes(tmp_path, reference, monkeypatch):
+    """A chunk that cannot be written stops the study with one clear error; the chunks
+    written before stay recorded and a rerun finishes the study."""
+    import errno
+
+    from analysis import studies
+
+    write = studies._write_atomic
+    written: list[str] = []
+
+    def full_after_two_chunks(path: Path, data: bytes) -> None:
+        if path.name.startswith("chunk-") and len(written) == 2:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        write(path, data)
+        if path.name.startswith("chunk-"):
+            written.append(path.name)
+
+    monkeypatch.setattr(studies, "_write_atomic", full_after_two_chunks)
+    with pytest.raises(StudyError, match="cannot write .*chunk-000002.parquet .No space left"):
+        run_study(STUDY, DEALS, 7, tmp_path, workers=1, progress=False, chunk_size=SIZE)
+    assert sorted(read_manifest(tmp_path, files=True)["files"]) == written
+    assert not (tmp_path / LOCK).exists()
+    monkeypatch.setattr(studies, "_write_atomic", write)
+    again = run_study(STUDY, DEALS, 7, tmp_path, workers=1, progress=False, chunk_size=SIZE)
+    assert again.computed == 2
+    assert read_study(tmp_path).equals(reference)
