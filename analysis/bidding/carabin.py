@@ -562,7 +562,7 @@ class DerivedPolicy:
 def derived_policy(path: str | None = None) -> DerivedPolicy:
     """The derived rule fitted on the precomputed study (``data/studies/carabin-bidding``)."""
 
-    file = Path(path) if path else Path(__file__).resolve().parent.parent / RULE_FILE
+    file = Path(path) if path else Path(__file__).resolve().parents[2] / RULE_FILE
     return DerivedPolicy(LogisticRule.from_json(json.loads(file.read_text())))
 
 

@@ -1,8 +1,10 @@
 """``tricklab study``: list the studies, or run one into Parquet files (see :mod:`analysis.studies`).
 
 A study writes its rows chunk by chunk into ``--out``; the same command run again
-resumes it, and the same ``--seed`` gives the same rows whatever the workers or the
-Dask cluster (``--scheduler``).
+resumes it (checking the chunks there), a larger ``--deals`` extends it, and the same
+``--seed`` gives the same rows whatever the workers or the Dask cluster
+(``--scheduler``). The folder reads with ``pandas.read_parquet(DIR)`` or
+``analysis.studies.read_study(DIR)`` (docs/data.md).
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from analysis.studies import STUDIES, StudyError, run_study
+from analysis.cli.common import at_least
+from analysis.studies import MAX_DEALS, STUDIES, StudyError, get_study, run_study
 
 HELP = "run a strategy study into Parquet files"
 
@@ -33,11 +36,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--scheduler", default=None, help="Dask scheduler tcp://HOST:PORT")
     parser.add_argument("--param", action="append", help="study parameter NAME=VALUE")
-    parser.add_argument("--rules", default=None, help="Klabberjass rules preset (seed, classic)")
+    parser.add_argument(
+        "--rules",
+        default=None,
+        help="Klabberjass rules preset (seed, classic), or the Carabin trick order "
+        "(alternate, left_then_right)",
+    )
     parser.add_argument(
         "--chunk-size", type=int, default=None, help="deals a chunk (default: the study's)"
     )
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    bar = parser.add_mutually_exclusive_group()
+    bar.add_argument(
+        "--progress",
+        action="store_true",
+        help="show the progress bar even when stderr is not a terminal",
+    )
+    bar.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def _params(pairs: list[str] | None) -> dict[str, Any]:
@@ -64,13 +78,23 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not args.name:
         raise StudyError("name a study to run, or --list to see them")
+    study = get_study(args.name)
     if args.deals is None:
         raise StudyError("--deals is required")
+    at_least(args.deals, "--deals")
+    if args.deals > MAX_DEALS:
+        raise StudyError(f"invalid --deals {args.deals} (at most {MAX_DEALS})")
+    at_least(args.workers, "--workers")
+    at_least(args.chunk_size, "--chunk-size")
     if args.out is None:
         raise StudyError("--out is required")
     params = _params(args.param)
     if args.rules is not None:
-        params["rules"] = args.rules
+        # --rules is the Klabberjass preset, or the Carabin trick order
+        key = "rules" if "rules" in study.params else "trick_order"
+        if key not in study.params:
+            raise StudyError(f"study {study.name} takes no --rules")
+        params[key] = args.rules
     done = run_study(
         args.name,
         deals=args.deals,
@@ -79,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
         scheduler=args.scheduler,
         params=params,
-        progress=not args.quiet,
+        progress=False if args.quiet else (True if args.progress else None),
         chunk_size=args.chunk_size,
     )
     print(
