@@ -136,6 +136,20 @@ def printable(message: str) -> str:
     return text
 
 
+def require(*modules: str) -> None:
+    """Import the optional packages a verb needs before it starts work, so that a
+    missing one is reported (by the command line's one-line message naming the extra)
+    before anything is written or any worker started.
+
+    Raises:
+        ModuleNotFoundError: one of them is not installed.
+    """
+    import importlib
+
+    for name in modules:
+        importlib.import_module(name)
+
+
 def seconds(text: str) -> float:
     """An ``argparse`` type: a number of seconds, more than 0.
 

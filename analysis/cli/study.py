@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from analysis.cli.common import at_least
+from analysis.cli.common import at_least, require
 from analysis.studies import MAX_DEALS, STUDIES, StudyError, get_study, run_study
 
 HELP = "run a strategy study into Parquet files"
@@ -78,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not args.name:
         raise StudyError("name a study to run, or --list to see them")
+    require("pyarrow", "pandas", "tqdm")
     study = get_study(args.name)
     if args.deals is None:
         raise StudyError("--deals is required")

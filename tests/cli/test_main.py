@@ -151,7 +151,7 @@ def m_is_cli(name: str) -> bool:
 @pytest.mark.parametrize(
     "argv, missing",
     [
-        (["study", "klabberjass-bidding", "--deals", "2", "--out", "OUT", "--quiet"], "pyarrow"),
+        (["study", "klabberjass-bidding", "--deals", "2", "--out", "OUT"], "pyarrow"),
         (["tree", "klabberjass", SIMPLE], "networkx"),
         (["puzzles", "generate", "klabberjass", "--count", "1", "--theme", "bella"], "ortools"),
     ],
