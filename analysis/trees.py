@@ -41,7 +41,8 @@ Both give the same graph, down to the order of nodes, edges and attributes.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import networkx as nx
@@ -88,6 +89,10 @@ def _expand(
     return [(cls, moves[cls[0]] == best) for cls in chosen]
 
 
+class TreeTimeoutError(TricklabError):
+    """A tree not finished within its time limit."""
+
+
 def _build(
     game: Game,
     position: Any,
@@ -96,8 +101,11 @@ def _build(
     per_class: bool,
     follow: str,
     max_nodes: int,
+    time_limit: float | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> nx.DiGraph:
     root = game.key(position)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     graph = nx.DiGraph(game=game.name, root=root, sides=list(game.sides), kind=follow)
     if depth is not None:
         graph.graph["depth"] = depth
@@ -108,6 +116,14 @@ def _build(
     while layer:
         nxt: list[str] = []
         for key in layer:
+            if deadline is not None and time.monotonic() > deadline:
+                raise TreeTimeoutError(
+                    f"the tree was not finished within the time limit ({time_limit:g} s; "
+                    f"{len(positions)} positions so far): start from a later position, "
+                    "keep one card per class, or allow more time"
+                )
+            if progress is not None and graph.number_of_nodes() % 256 == 0:
+                progress(len(positions))
             pos = positions[key]
             if pos.is_over:
                 graph.add_node(key, **_node_attrs(game, pos, (0, 0), level))
@@ -234,7 +250,13 @@ def _build_flat(game: Game, root: str, flat: FlatTree, per_class: bool) -> nx.Di
 
 
 def optimal_tree(
-    game: Game, position: Any, *, per_class: bool = False, max_nodes: int = MAX_NODES
+    game: Game,
+    position: Any,
+    *,
+    per_class: bool = False,
+    max_nodes: int = MAX_NODES,
+    time_limit: float | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> nx.DiGraph:
     """The DAG of every line of double-dummy optimal play from ``position``.
 
@@ -244,17 +266,28 @@ def optimal_tree(
         per_class: keep one edge per class of equivalent optimal cards (its lowest
             card; the edge's ``cards`` lists the class). Far smaller trees, for drawing.
         max_nodes: refuse to build a tree larger than this.
+        time_limit: seconds; checked between positions of the tree built in Python
+            (the compiled Klabberjass enumeration takes well under a second).
+        progress: called now and then with the number of positions found so far.
 
     Returns:
         The tree; every edge is optimal (loss 0).
 
     Raises:
         TreeTooLargeError: more than ``max_nodes`` positions.
+        TreeTimeoutError: not finished within ``time_limit``.
     """
     flat = game.optimal_flat(position, per_class, max_nodes)
     if flat is None:
         return _build(
-            game, position, depth=None, per_class=per_class, follow="optimal", max_nodes=max_nodes
+            game,
+            position,
+            depth=None,
+            per_class=per_class,
+            follow="optimal",
+            max_nodes=max_nodes,
+            time_limit=time_limit,
+            progress=progress,
         )
     root = game.key(position)
     if not flat.complete:
@@ -263,20 +296,36 @@ def optimal_tree(
 
 
 def full_tree(
-    game: Game, position: Any, depth: int, *, per_class: bool = False, max_nodes: int = MAX_NODES
+    game: Game,
+    position: Any,
+    depth: int,
+    *,
+    per_class: bool = False,
+    max_nodes: int = MAX_NODES,
+    time_limit: float | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> nx.DiGraph:
     """Every legal line of play from ``position`` to ``depth`` cards, with its losses.
 
     Leaves at the depth limit carry their double-dummy value (solved in one batch).
+    ``time_limit`` and ``progress`` as for :func:`optimal_tree`.
 
     Raises:
         TreeTooLargeError: more than ``max_nodes`` positions.
+        TreeTimeoutError: not finished within ``time_limit``.
         RulesError: a negative depth.
     """
     if depth < 0:
         raise RulesError(f"invalid depth {depth} (a number of cards, at least 0)")
     return _build(
-        game, position, depth=depth, per_class=per_class, follow="all", max_nodes=max_nodes
+        game,
+        position,
+        depth=depth,
+        per_class=per_class,
+        follow="all",
+        max_nodes=max_nodes,
+        time_limit=time_limit,
+        progress=progress,
     )
 
 

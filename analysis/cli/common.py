@@ -187,21 +187,24 @@ def note_bounds(what: str, time_limit: float | None) -> None:
 
 
 class Progress:
-    """``rows done of rows`` on stderr, once a job has run for ``after`` seconds, and
-    only when stderr is a terminal (so pipes and logs stay clean); :meth:`done` clears it.
+    """``label: done/total unit`` (or ``done unit`` with no total) on stderr, once a job
+    has run for ``after`` seconds, and only when stderr is a terminal (so pipes and logs
+    stay clean); :meth:`done` clears it.
     """
 
-    def __init__(self, label: str, after: float = 1.0) -> None:
+    def __init__(self, label: str, unit: str = "rows", after: float = 1.0) -> None:
         self.label = label
+        self.unit = unit
         self.start = time.monotonic()
         self.after = after
         self.shown = False
 
-    def __call__(self, done: int, total: int) -> None:
+    def __call__(self, done: int, total: int | None = None) -> None:
         if time.monotonic() - self.start < self.after or not sys.stderr.isatty():
             return
         self.shown = True
-        print(f"\r{self.label}: {done}/{total} rows", end="", file=sys.stderr, flush=True)
+        count = f"{done}/{total}" if total is not None else str(done)
+        print(f"\r{self.label}: {count} {self.unit}", end="", file=sys.stderr, flush=True)
 
     def done(self) -> None:
         if self.shown:

@@ -11,7 +11,16 @@ from __future__ import annotations
 import argparse
 import json
 
-from analysis.cli.common import UsageError, add_game, add_rules, at_least, game_of, read
+from analysis.cli.common import (
+    Progress,
+    UsageError,
+    add_game,
+    add_rules,
+    add_time_limit,
+    at_least,
+    game_of,
+    read,
+)
 
 HELP = "trick tree of a position (networkx node-link JSON)"
 
@@ -33,6 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--depth", type=int, default=None, help="with --all: cards to look ahead")
     parser.add_argument("--per-class", action="store_true", help="one edge per equivalent cards")
     parser.add_argument("--max-nodes", type=int, default=200_000, help="refuse larger trees")
+    add_time_limit(parser)
     add_rules(parser)
 
 
@@ -48,12 +58,15 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--all needs --depth N (every legal line to N cards)")
     at_least(args.max_nodes, "--max-nodes")
     position = read(game, args.position, game.parse_position)
-    if args.all:
-        graph = full_tree(
-            game, position, args.depth, per_class=args.per_class, max_nodes=args.max_nodes
-        )
-    else:
-        graph = optimal_tree(game, position, per_class=args.per_class, max_nodes=args.max_nodes)
+    progress = Progress("tree", "positions")
+    limits = {"max_nodes": args.max_nodes, "time_limit": args.time_limit, "progress": progress}
+    try:
+        if args.all:
+            graph = full_tree(game, position, args.depth, per_class=args.per_class, **limits)
+        else:
+            graph = optimal_tree(game, position, per_class=args.per_class, **limits)
+    finally:
+        progress.done()
     if args.json:
         print(json.dumps(tree_json(graph)))
         return 0

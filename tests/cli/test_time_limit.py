@@ -70,3 +70,16 @@ def test_deal_carabin_readable_shows_hands_threshold_and_best_contracts(cli) -> 
 def test_bad_time_limit(cli, value: str) -> None:
     status, out, err = cli("solve", "klabberjass", SIMPLE, "--time-limit", value)
     assert_one_error_line(status, out, err, "--time-limit", value)
+
+
+def test_tree_out_of_time_is_one_clear_line(cli) -> None:
+    start = carabin.Deal.random(seed=1, players=4).position(bidder=0, trump=0)
+    status, out, err = cli("tree", "carabin", str(start), "--time-limit", "0.2")
+    assert_one_error_line(status, out, err, "time limit (0.2 s", "positions so far")
+
+
+def test_tree_within_the_limit_is_unchanged(cli) -> None:
+    pos = "trump=S bidder=0 lead=1 next=R 0=.../A... 1=.../K... 2=.../.3.."
+    assert cli("tree", "carabin", pos, "--json", "--time-limit", "30") == cli(
+        "tree", "carabin", pos, "--json"
+    )
