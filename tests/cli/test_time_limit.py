@@ -83,3 +83,38 @@ def test_tree_within_the_limit_is_unchanged(cli) -> None:
     assert cli("tree", "carabin", pos, "--json", "--time-limit", "30") == cli(
         "tree", "carabin", pos, "--json"
     )
+
+
+def test_bench_carabin_counts_searches_over_the_limit(cli) -> None:
+    status, out, err = cli(
+        "bench",
+        "carabin",
+        "--players",
+        "5",
+        "--deals",
+        "3",
+        "--seed",
+        "2",
+        "--what",
+        "exact",
+        "--time-limit",
+        "1e-9",
+        "--json",
+    )
+    report = json.loads(out)
+    assert status == 0 and err == ""
+    assert report["exact"]["over_limit"] == 3 and report["exact"]["time_limit_s"] == 1e-9
+    status, out, _ = cli(
+        "bench",
+        "carabin",
+        "--players",
+        "3",
+        "--deals",
+        "3",
+        "--what",
+        "make",
+        "--time-limit",
+        "60",
+        "--json",
+    )
+    assert json.loads(out)["make"]["over_limit"] == 0
