@@ -4,7 +4,8 @@ A study writes its rows chunk by chunk into ``--out``; the same command run agai
 resumes it (checking the chunks there), a larger ``--deals`` extends it, and the same
 ``--seed`` gives the same rows whatever the workers or the Dask cluster
 (``--scheduler``). The folder reads with ``pandas.read_parquet(DIR)`` or
-``analysis.studies.read_study(DIR)`` (docs/data.md).
+``analysis.studies.read_study(DIR, readable=True)`` (cards, hands, seats and suits by
+name); the columns are described in the documentation's study data page.
 """
 
 from __future__ import annotations

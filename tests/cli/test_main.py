@@ -51,6 +51,7 @@ def test_help_of_every_verb(cli, verb: str) -> None:
     assert (status, err) == (0, "")
     assert out.startswith(f"usage: tricklab {verb}")
     assert "SPEC" not in out
+    assert "docs/" not in out and ".md" not in out  # the docs folder is not installed
 
 
 def test_the_quotes_hint_for_a_position_in_pieces(cli) -> None:
