@@ -291,6 +291,19 @@ def parse_card_list(text: str, context: str | None = None, sep: str | None = Non
     ]
 
 
+def ascii_number(text: str, most_digits: int = 9) -> int | None:
+    """The number ``text`` writes in ASCII digits (at most ``most_digits``), else None.
+
+    Other Unicode digits (``²``, ``③``, ``٣``), signs and spaces are not numbers here.
+
+    >>> ascii_number("12"), ascii_number("²"), ascii_number("٣"), ascii_number("-1"), ascii_number("")
+    (12, None, None, None, None)
+    """
+    if 0 < len(text) <= most_digits and text.isascii() and text.isdigit():
+        return int(text)
+    return None
+
+
 def parse_fields(
     line: str, allowed: Iterable[str], required: Iterable[str] = (), what: str = "position"
 ) -> dict[str, str]:

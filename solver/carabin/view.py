@@ -37,6 +37,7 @@ from solver.carabin.rules import (
 )
 from solver.cards import (
     SUITS,
+    ascii_number,
     card_count,
     card_str,
     cards_of,
@@ -96,9 +97,10 @@ class View:
         f = parse_fields(
             text, cls.KEYS, ("players", "seat", "bidder", "trump", "turn", "hand"), what="view"
         )
-        if not f["players"].isdigit():
+        players = ascii_number(f["players"])
+        if players is None:
             raise NotationError(f"invalid players '{f['players']}' in \"{text}\" (3 to 6)")
-        n = check_players(int(f["players"]))
+        n = check_players(players)
         view = cls(
             players=n,
             seat=seat_of(f["seat"], n, text),
