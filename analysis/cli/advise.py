@@ -12,18 +12,24 @@ import argparse
 import json
 
 from analysis.advice import advise
-from analysis.cli.common import add_game, add_rules, game_of, read
+from analysis.cli.common import add_game, add_rules, count, game_of, read, whole
+from solver.limits import MAX_SAMPLES, max_workers
 
 HELP = "single-dummy advice (PIMC) from one player's view"
+
+_SAMPLES = count("--samples", 1, MAX_SAMPLES)
+_WORKERS = count("--workers", 1, max_workers(), "four per core")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``tricklab advise``."""
     add_game(parser)
     parser.add_argument("view", help="what the player to move knows, in the view notation")
-    parser.add_argument("--samples", type=int, default=200, help="worlds to draw")
-    parser.add_argument("--seed", type=int, default=None, help="seed of the draw")
-    parser.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    parser.add_argument("--samples", type=_SAMPLES, default=200, help="worlds to draw")
+    parser.add_argument("--seed", type=whole("--seed"), default=None, help="seed of the draw")
+    parser.add_argument(
+        "--workers", type=_WORKERS, default=None, help="processes (default: all cores)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     add_rules(parser)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from analysis.cli.common import UsageError, add_game, add_players, add_rules, game_of
+from analysis.cli.common import UsageError, add_game, add_players, add_rules, game_of, whole
 from analysis.cli.textio import answer_inputs
 from analysis.tables import table_text
 
@@ -26,7 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object per deal")
     parser.add_argument("--random", action="store_true", help="deal one at random")
-    parser.add_argument("--seed", type=int, default=None, help="seed of the random deal")
+    parser.add_argument(
+        "--seed", type=whole("--seed"), default=None, help="seed of the random deal"
+    )
     add_players(parser)
     add_rules(parser)
 

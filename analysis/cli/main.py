@@ -50,6 +50,8 @@ def looks_like_notation(word: str) -> bool:
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         where = "" if self.prog == "tricklab" else f"{self.prog.removeprefix('tricklab ')}: "
+        # a number option's own message already names it: "invalid --tt-mb 0 (...)"
+        message = re.sub(r"^argument (\S+): (invalid \1 )", r"\2", message)
         stray = message.removeprefix("unrecognized arguments: ")
         if stray != message and any(looks_like_notation(w) for w in stray.split()):
             message += " (a position, deal or list of cards has spaces: put it in quotes)"

@@ -10,12 +10,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from analysis.cli.common import add_game, add_rules, at_least, game_of, read
+from analysis.cli.common import add_game, add_rules, count, game_of, read
 from analysis.cli.textio import answer_inputs, result_text
 from solver import carabin, klabberjass
 from solver.games import Game
+from solver.limits import TT_WHY, max_tt_mb
 
 HELP = "solve a play position double-dummy"
+
+_TT_MB = count("--tt-mb", 1, max_tt_mb(), TT_WHY)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object per position")
     parser.add_argument("--moves", action="store_true", help="add the value of every legal card")
-    parser.add_argument("--tt-mb", type=int, default=None, help="transposition table size in MB")
+    parser.add_argument("--tt-mb", type=_TT_MB, default=None, help="transposition table size in MB")
     add_rules(parser)
 
 
@@ -43,7 +46,6 @@ def solve(game: Game, position: Any, moves: bool, tt_mb: int | None) -> Any:
 def run(args: argparse.Namespace) -> int:
     """Run ``tricklab solve``; in batch mode every line gets its answer or its error."""
     game = game_of(args)
-    at_least(args.tt_mb, "--tt-mb")
 
     def answer(position: Any) -> Any:
         result = solve(game, position, args.moves, args.tt_mb)

@@ -49,6 +49,7 @@ from solver.cards import (
     parse_suit,
 )
 from solver.errors import NotationError, RulesError
+from solver.limits import MAX_WORLDS, check_count
 from solver.protocol import Inference, check_played_unique, played_cards
 
 
@@ -201,8 +202,12 @@ class View:
         return count
 
     def sample_worlds(self, n: int, seed: int | None = None) -> list[Any]:
-        """``n`` worlds drawn uniformly (with replacement) among the consistent ones."""
+        """``n`` worlds drawn uniformly (with replacement) among the consistent ones.
 
+        Raises:
+            UsageError: ``n`` not a whole number from 0 to ``solver.limits.MAX_WORLDS``.
+        """
+        check_count(n, "n", 0, MAX_WORLDS)
         inf = self.inference()
         rng = random.Random(seed)
         pool = list(cards_of(inf.pool))
