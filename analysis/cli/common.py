@@ -178,24 +178,41 @@ MAX_MESSAGE = 400
 
 
 def printable(message: str) -> str:
-    """An error message safe to print on one line: control characters (and line or
-    paragraph separators) escaped, a very long text cut in the middle.
+    """An error message safe to print on one line: every character that does not print
+    (control characters, ESC, line and paragraph separators, format characters such as
+    a byte-order mark or a direction override, lone surrogates) escaped, a very long
+    text cut in the middle before it is escaped (so a 1 MB token costs little).
 
     >>> printable("bad card 'X\\x1b[31mH'\\r")
     "bad card 'X\\\\x1b[31mH'\\\\r"
-    >>> len(printable("x" * 10_000)) < 500
-    True
+    >>> printable("a\\u2028b\\u2029c\\u202ed\\x00\\ufeff")
+    'a\\\\u2028b\\\\u2029c\\\\u202ed\\\\x00\\\\ufeff'
+    >>> len(printable("x" * 10_000)) < 500, len(printable("\\x01" * 10_000)) < 500
+    (True, True)
     """
+    half = MAX_MESSAGE // 2
+    if len(message) <= MAX_MESSAGE:
+        text = _escaped(message)
+        if len(text) <= MAX_MESSAGE:
+            return text
+    head, tail = _escaped(message[:half])[:half], _escaped(message[-half:])[-half:]
+    cut = len(message) - 2 * half
+    return f"{head} …[{cut} characters cut]… {tail}"
+
+
+def _escaped(text: str) -> str:
+    if text.isprintable():
+        return text
     out = []
-    for ch in message:
-        if ch in "\r\n\t":
-            out.append(repr(ch)[1:-1])
-        elif ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 or ch in "\u2028\u2029\ufeff":
-            out.append(f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}")
-        else:
+    for ch in text:
+        if ch == " " or ch.isprintable():
             out.append(ch)
-    text = "".join(out)
-    if len(text) > MAX_MESSAGE:
-        cut = len(text) - MAX_MESSAGE
-        text = f"{text[: MAX_MESSAGE // 2]} …[{cut} characters cut]… {text[-MAX_MESSAGE // 2 :]}"
-    return text
+        elif ch in "\r\n\t":
+            out.append(repr(ch)[1:-1])
+        elif ord(ch) < 256:
+            out.append(f"\\x{ord(ch):02x}")
+        elif ord(ch) < 0x10000:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(f"\\U{ord(ch):08x}")
+    return "".join(out)

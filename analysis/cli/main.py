@@ -102,6 +102,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print the usage on stderr (status 2).
     """
     args_in = list(sys.argv[1:] if argv is None else argv)
+    for stream in (sys.stdout, sys.stderr):  # a narrow locale escapes what it cannot show
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     parser = build_parser()
     if not args_in:
         parser.print_help(sys.stderr)

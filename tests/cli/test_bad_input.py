@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from .helpers import assert_one_error_line
@@ -135,3 +141,137 @@ def test_illegal_play_in_review_names_the_reason(cli) -> None:
     start = "0=AKQJ.../T987... 1=6543.../2...AKQ 2=.AKQJ../.T987.. turn=6H trump=S bidder=0"
     status, out, err = cli("review", "carabin", start, "--play", "TS")
     assert_one_error_line(status, out, err, "TS", "legal: AS KS QS JS")
+
+
+# ---------------------------------------------------------------- batch mode
+
+K_DEAL = "E=AK.K.K8.A/T9..J. D=8.QT8.9.8/..A.KJ turn=7C trump=S bidder=E"
+GOOD = {
+    ("solve", "klabberjass"): [K_POSITION, "trump=H lead=E E=A... D=K..."],
+    ("solve", "carabin"): [
+        C_POSITION,
+        "trump=S bidder=0 lead=1 next=R 0=.../A... 1=.../K... 2=.../.3..",
+    ],
+    ("deal", "klabberjass"): [K_DEAL, K_DEAL.replace("trump=S", "trump=H")],
+    ("deal", "carabin"): [f"{C_DEAL} bidder=0 trump=S", f"{C_DEAL} bidder=1 trump=H"],
+}
+BAD_LINES = [
+    "",
+    "   ",
+    "x",
+    "trump=H lead=\x1b[31mE",
+    "lead=E\x00",
+    "bidder=²",
+    "\u2028",
+    "Q" * 100_000,
+]
+
+
+@pytest.mark.parametrize("verb, game", list(GOOD))
+@pytest.mark.parametrize("as_json", [True, False])
+def test_batch_every_line_is_answered_in_order(cli, verb: str, game: str, as_json: bool) -> None:
+    one, two = GOOD[(verb, game)]
+    lines = [one, *BAD_LINES[:4], two, *BAD_LINES[4:], one]
+    flags = ["--json"] if as_json else []
+    _, alone_one, _ = cli(verb, game, one, *flags)
+    _, alone_two, _ = cli(verb, game, two, *flags)
+    status, out, err = cli(verb, game, "-", *flags, stdin="\n".join(lines) + "\n")
+    assert status == 2 and "Traceback" not in err
+    errors = err.splitlines()
+    bad_numbers = [i for i, line in enumerate(lines, 1) if line not in (one, two)]
+    assert [e.split(":")[2] for e in errors] == [f" line {n}" for n in bad_numbers]
+    assert all(e.startswith("tricklab: error: line ") and len(e) < 700 for e in errors)
+    if as_json:
+        answers = out.splitlines()
+        assert len(answers) == len(lines)
+        for number, (line, answer) in enumerate(zip(lines, answers, strict=True), 1):
+            if line == one:
+                assert answer + "\n" == alone_one
+            elif line == two:
+                assert answer + "\n" == alone_two
+            else:
+                data = json.loads(answer)
+                assert set(data) == {"error", "line"} and data["line"] == number
+                assert data["error"] in err
+    else:
+        assert out == "\n".join([alone_one, alone_two, alone_one])
+
+
+def test_batch_unicode_line_separators_do_not_split_lines(cli) -> None:
+    # U+2028 inside a line is part of it (str.splitlines would cut there)
+    text = f"{K_POSITION}\u2028{K_POSITION}\n{K_POSITION}\n"
+    status, out, err = cli("solve", "klabberjass", "-", "--json", stdin=text)
+    answers = out.splitlines()
+    assert status == 2 and len(answers) == 2 and json.loads(answers[0])["line"] == 1
+    assert "\\u2028" in err and "\u2028" not in err
+
+
+def _run_module(argv: list[str], data: bytes, **env: str) -> subprocess.CompletedProcess:
+    root = Path(__file__).resolve().parents[2]
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "PYTHONIO"))}
+    environ.update(env)
+    return subprocess.run(
+        [sys.executable, "-m", "analysis.cli.main", *argv],
+        input=data,
+        capture_output=True,
+        cwd=root,
+        env=environ,
+        check=False,
+    )
+
+
+LOCALES = [
+    {"LC_ALL": "en_US.UTF-8", "PYTHONIOENCODING": "utf-8"},
+    {"LC_ALL": "de_DE.UTF-8"},
+    {"LC_ALL": "C", "PYTHONIOENCODING": "latin-1"},
+    {"LC_ALL": "C", "PYTHONIOENCODING": "ascii"},
+]
+
+
+@pytest.mark.parametrize("env", LOCALES, ids=lambda e: "-".join(e.values()))
+def test_batch_reads_bytes_whatever_the_locale(env: dict[str, str]) -> None:
+    good = K_POSITION.encode()
+    data = b"\xef\xbb\xbf" + good + b"\n" + b"trump=H lead=E E=A\xff... D=K...\n"
+    data += b"trump=H lead=E E=A\xc3... D=K...\r\n" + "trump=H lead=E E=A... D=٣...".encode()
+    data += b"\n" + good + b"\r\n"
+    done = _run_module(["solve", "klabberjass", "-", "--json"], data, **env)
+    assert done.returncode == 2, done.stderr
+    answers = [json.loads(line) for line in done.stdout.decode("ascii").splitlines()]
+    assert len(answers) == 5
+    assert answers[0] == answers[4] and answers[0]["points"] == {"E": 25, "D": 0}
+    assert [a.get("line") for a in answers] == [None, 2, 3, 4, None]
+    assert "invalid UTF-8 at byte 19" in answers[1]["error"] and "ff" in answers[1]["error"]
+    assert "invalid UTF-8" in answers[2]["error"] and "c3" in answers[2]["error"]
+    assert "invalid rank" in answers[3]["error"]
+    err = done.stderr.decode("utf-8", "replace")
+    assert err.count("\n") == 3 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("env", LOCALES[2:], ids=lambda e: "-".join(e.values()))
+def test_diagrams_and_errors_survive_a_narrow_locale(env: dict[str, str]) -> None:
+    done = _run_module(["solve", "klabberjass", K_POSITION], b"", **env)
+    assert done.returncode == 0 and b"Trump" in done.stdout, done.stderr
+    done = _run_module(["solve", "carabin", C_POSITION.replace("lead=1", "lead=٣")], b"", **env)
+    assert done.returncode == 2 and done.stdout == b""
+    assert done.stderr.count(b"\n") == 1 and b"invalid seat" in done.stderr
+
+
+def test_a_byte_order_mark_only_counts_on_the_first_line(cli) -> None:
+    text = f"\ufeff{K_POSITION}\n\ufeff{K_POSITION}\n"
+    status, out, err = cli("solve", "klabberjass", "-", "--json", stdin=text)
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert status == 2 and "points" in answers[0] and answers[1]["line"] == 2
+    assert "\\ufeff" in answers[1]["error"]
+
+
+@pytest.mark.parametrize("token", ["\x1b[2J", "\r", "\u2028", "\u2029", "\u202e", "\x00", "\x7f"])
+def test_control_characters_are_escaped_in_the_error_line(cli, token: str) -> None:
+    status, out, err = cli("solve", "klabberjass", f"trump=H lead=E E=A{token}... D=K...")
+    assert_one_error_line(status, out, err, "invalid ")  # a rank, or a field (whitespace)
+    assert token not in err
+
+
+def test_a_one_megabyte_token_gives_a_short_line(cli) -> None:
+    status, out, err = cli("solve", "klabberjass", f"trump=H lead=E E={'A' * 1_000_000} D=K...")
+    assert_one_error_line(status, out, err, "characters cut")
+    assert len(err) < 600
