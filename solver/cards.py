@@ -21,7 +21,7 @@ is PBN style, the four suits separated by dots, high to low: ``AJ9.K7..T87``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from functools import cache
+from functools import cache, lru_cache
 
 from solver.errors import NotationError, UsageError
 
@@ -256,7 +256,7 @@ def parse_holding(text: str, context: str | None = None) -> int:
     return mask
 
 
-@cache
+@lru_cache(maxsize=1 << 14)  # bounded: the parts come from user input
 def _suit_bits(part: str) -> int:
     """The rank bits of one suit of a holding, or -1 if the text is not valid."""
     bits = 0
