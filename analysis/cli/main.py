@@ -124,6 +124,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as err:  # a file or folder option that cannot be used
+        where = f" '{err.filename}'" if err.filename is not None else ""
+        print(f"tricklab: error: {printable(f'{err.strerror or err}{where}')}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

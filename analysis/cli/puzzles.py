@@ -81,6 +81,11 @@ def run(args: argparse.Namespace) -> int:
     """Run ``tricklab puzzles generate``."""
     if args.render is not None and args.out is None:
         raise UsageError("--render needs --out DIR (where to write the diagrams)")
+    if args.out is not None:  # a folder that cannot be made fails now, not after the search
+        try:
+            Path(args.out).mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise UsageError(f"invalid --out '{args.out}' ({err.strerror or err})") from None
     min_decisions = args.min_decisions
     if min_decisions is None:
         min_decisions = default_min_decisions(args.game, args.cards, args.goal)

@@ -275,3 +275,22 @@ def test_a_one_megabyte_token_gives_a_short_line(cli) -> None:
     status, out, err = cli("solve", "klabberjass", f"trump=H lead=E E={'A' * 1_000_000} D=K...")
     assert_one_error_line(status, out, err, "characters cut")
     assert len(err) < 600
+
+
+def test_an_out_folder_that_cannot_be_made_is_refused_before_the_search(cli, tmp_path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    argv = ["puzzles", "generate", "klabberjass", "--count", "1", "--out", str(blocker / "x")]
+    status, out, err = cli(*argv)
+    assert_one_error_line(status, out, err, "invalid --out", str(blocker / "x"))
+
+
+def test_a_file_error_is_one_line(cli, monkeypatch) -> None:
+    from analysis.cli import solve
+
+    def refuse(args):
+        raise PermissionError(13, "Permission denied", "/root/out")
+
+    monkeypatch.setattr(solve, "run", refuse)
+    status, out, err = cli("solve", "klabberjass", K_POSITION)
+    assert_one_error_line(status, out, err, "Permission denied '/root/out'")
