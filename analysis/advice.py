@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.cards import card_str
-from solver.errors import RulesError
 from solver.games import Game, get_game
+from solver.limits import MAX_SAMPLES, check_count, max_workers
 
 #: Below this many worlds a process pool costs more than it saves.
 MIN_WORLDS_PER_WORKER = 100
@@ -103,23 +103,22 @@ def advise(
 
     Args:
         view: what the seat to move knows (:func:`solver.games.parse_view`).
-        samples: number of worlds to draw (at least 1).
+        samples: number of worlds to draw (1 to ``solver.limits.MAX_SAMPLES``).
         seed: seed of the draw; the same seed gives the same worlds and advice,
             whatever the number of workers.
-        workers: processes to solve in (default: every core); small jobs stay in
-            this process.
+        workers: processes to solve in (default: every core, at most four per core);
+            small jobs stay in this process.
         rules: Klabberjass rules (preset name or ``Rules``), default ``seed``.
 
     Returns:
         The mean points and best rate of every legal card.
 
     Raises:
-        RulesError: fewer than one sample or worker.
+        UsageError: ``samples`` or ``workers`` not a whole number within its bounds.
     """
-    if samples < 1:
-        raise RulesError(f"invalid --samples {samples} (at least 1)")
-    if workers is not None and workers < 1:
-        raise RulesError(f"invalid --workers {workers} (at least 1)")
+    check_count(samples, "samples", 1, MAX_SAMPLES)
+    if workers is not None:
+        check_count(workers, "workers", 1, max_workers(), "four per core")
     game = get_game(view.game, rules)
     worlds = view.sample_worlds(samples, seed)
     cards = worlds[0].legal_moves()

@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.cards import Card, card_str, parse_card_list
-from solver.errors import IllegalPlayError
+from solver.cards import Card, as_card, card_str, parse_card_list
+from solver.errors import IllegalPlayError, UsageError
 from solver.games import Game
 
 
@@ -141,18 +141,30 @@ def review(game: Game, start: Any, play: str | list[int]) -> Review:
     Args:
         game: the game adapter.
         start: the position before the first card of the line.
-        play: the cards played, as text or ints, in order.
+        play: the cards played, in order: a text, or a list of cards (Card values,
+            their numbers or their notations).
 
     Returns:
         The review.
 
     Raises:
         NotationError: an unreadable card.
+        UsageError: ``play`` neither a text nor a list of cards.
         IllegalPlayError: a card that may not be played; the message names it, its
             place in the line and the legal cards.
     """
-    text = play if isinstance(play, str) else " ".join(card_str(c) for c in play)
-    cards = parse_play(play) if isinstance(play, str) else list(play)
+    if isinstance(play, str):
+        cards = parse_play(play)
+    elif isinstance(play, list | tuple):
+        cards = []
+        for given in play:
+            card = as_card(given)
+            if card is None:
+                raise IllegalPlayError(f"invalid card {given!r} in the play (not a card's number)")
+            cards.append(card)
+    else:
+        raise UsageError(f"invalid play {play!r:.80} (a text or a list of cards)")
+    text = play if isinstance(play, str) else " ".join(card_str(c) for c in cards)
     sides = game.sides
     position = start
     taken = [0, 0]

@@ -48,8 +48,9 @@ from typing import Any
 import networkx as nx
 
 from solver.cards import card_str
-from solver.errors import RulesError, TricklabError
+from solver.errors import TricklabError
 from solver.games import FlatTree, Game
+from solver.limits import MAX_DEPTH, check_count, max_tree_nodes
 
 #: Default cap on the number of nodes of a tree.
 MAX_NODES = 200_000
@@ -57,6 +58,10 @@ MAX_NODES = 200_000
 
 class TreeTooLargeError(TricklabError):
     """A tree would have more nodes than allowed."""
+
+
+def _check_max_nodes(max_nodes: int) -> None:
+    check_count(max_nodes, "max_nodes", 0, max_tree_nodes(), "what this machine's memory holds")
 
 
 def _too_large(max_nodes: int, root: str) -> TreeTooLargeError:
@@ -276,7 +281,10 @@ def optimal_tree(
     Raises:
         TreeTooLargeError: more than ``max_nodes`` positions.
         TreeTimeoutError: not finished within ``time_limit``.
+        UsageError: ``max_nodes`` not a whole number from 0 to
+            :func:`solver.limits.max_tree_nodes`.
     """
+    _check_max_nodes(max_nodes)
     flat = game.optimal_flat(position, per_class, max_nodes)
     if flat is None:
         return _build(
@@ -313,10 +321,11 @@ def full_tree(
     Raises:
         TreeTooLargeError: more than ``max_nodes`` positions.
         TreeTimeoutError: not finished within ``time_limit``.
-        RulesError: a negative depth.
+        UsageError: ``depth`` not a whole number from 0 to ``solver.limits.MAX_DEPTH``,
+            or ``max_nodes`` not one from 0 to :func:`solver.limits.max_tree_nodes`.
     """
-    if depth < 0:
-        raise RulesError(f"invalid depth {depth} (a number of cards, at least 0)")
+    check_count(depth, "depth", 0, MAX_DEPTH)
+    _check_max_nodes(max_nodes)
     return _build(
         game,
         position,

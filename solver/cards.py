@@ -21,9 +21,9 @@ is PBN style, the four suits separated by dots, high to low: ``AJ9.K7..T87``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from functools import cache
+from functools import cache, lru_cache
 
-from solver.errors import NotationError
+from solver.errors import NotationError, UsageError
 
 SUITS = "SHDC"
 RANKS = "23456789TJQKA"
@@ -93,6 +93,24 @@ CARDS: tuple[Card | None, ...] = tuple(
 )
 
 
+def as_card(card: object) -> Card | None:
+    """A card argument as a :class:`Card`: a Card, its number or its notation; None for
+    an int that is no card's number (the caller says why it may not be used).
+
+    >>> as_card("jh"), as_card(12), as_card(13)
+    (JH, AS, None)
+
+    Raises:
+        NotationError: text that is not a card.
+        UsageError: anything else (None, a float, a bool, a list).
+    """
+    if isinstance(card, str):
+        return parse_card(card)
+    if isinstance(card, int) and not isinstance(card, bool):
+        return CARDS[card] if 0 <= card < 64 else None
+    raise UsageError(f"invalid card {card!r} (a Card, its number or its notation like 'JH')")
+
+
 def make_card(suit: int, rank: int) -> Card:
     """The card of ``suit`` (0..3) and ``rank`` (0 for 2 .. 12 for ace)."""
     return CARDS[suit * 16 + rank]  # type: ignore[return-value]
@@ -122,6 +140,17 @@ def card_str(card: int) -> str:
     return RANKS[card & 15] + SUITS[card >> 4]
 
 
+def text_arg(text: object, what: str) -> str:
+    """``text`` if it is a str.
+
+    Raises:
+        UsageError: anything else (None, bytes, a number): ``what`` names what was expected.
+    """
+    if not isinstance(text, str):
+        raise UsageError(f"expected {what} as text (a str), not {type(text).__name__} {text!r:.80}")
+    return text
+
+
 def _quote(context: str | None, text: str) -> str:
     return f' in "{context}"' if context is not None and context != text else ""
 
@@ -135,7 +164,7 @@ def parse_suit(text: str, context: str | None = None) -> int:
     Raises:
         NotationError: the text is not a suit.
     """
-    suit = _SUIT_INPUT.get(text.strip())
+    suit = _SUIT_INPUT.get(text_arg(text, "a suit").strip())
     if suit is None:
         raise NotationError(f"invalid suit '{text}'{_quote(context, text)} ({SUIT_HELP})")
     return suit
@@ -150,7 +179,7 @@ def parse_card(text: str, context: str | None = None) -> Card:
     Raises:
         NotationError: the text is not a card; the message quotes it.
     """
-    t = text.strip()
+    t = text_arg(text, "a card").strip()
     if 2 <= len(t) <= 3:
         for rank_text, suit_text in ((t[:-1], t[-1]), (t[1:], t[0])):
             rank = _RANK_INPUT.get(rank_text)
@@ -212,7 +241,7 @@ def parse_holding(text: str, context: str | None = None) -> int:
     Raises:
         NotationError: not four dot-separated suits, a bad rank or a card twice.
     """
-    parts = text.strip().split(".")
+    parts = text_arg(text, "a holding").strip().split(".")
     if len(parts) != 4:
         raise NotationError(
             f"invalid holding '{text}'{_quote(context, text)} "
@@ -227,7 +256,7 @@ def parse_holding(text: str, context: str | None = None) -> int:
     return mask
 
 
-@cache
+@lru_cache(maxsize=1 << 14)  # bounded: the parts come from user input
 def _suit_bits(part: str) -> int:
     """The rank bits of one suit of a holding, or -1 if the text is not valid."""
     bits = 0
@@ -285,10 +314,24 @@ def parse_card_list(text: str, context: str | None = None, sep: str | None = Non
     >>> [card_str(c) for c in parse_card_list("AS,10h", sep=",")]
     ['AS', 'TH']
     """
+    text_arg(text, "a list of cards")
     tokens = text.split(sep) if sep is not None else text.split()
     return [
         parse_card(tok, context if context is not None else text) for tok in tokens if tok.strip()
     ]
+
+
+def ascii_number(text: str, most_digits: int = 9) -> int | None:
+    """The number ``text`` writes in ASCII digits (at most ``most_digits``), else None.
+
+    Other Unicode digits (``²``, ``③``, ``٣``), signs and spaces are not numbers here.
+
+    >>> ascii_number("12"), ascii_number("²"), ascii_number("٣"), ascii_number("-1"), ascii_number("")
+    (12, None, None, None, None)
+    """
+    if 0 < len(text) <= most_digits and text.isascii() and text.isdigit():
+        return int(text)
+    return None
 
 
 def parse_fields(
@@ -302,6 +345,7 @@ def parse_fields(
     Raises:
         NotationError: a field without ``=``, an unknown or repeated key, or a missing one.
     """
+    text_arg(line, f"a {what}")
     allowed = list(allowed)
     fields: dict[str, str] = {}
     if not line.strip():

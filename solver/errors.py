@@ -25,3 +25,8 @@ class IllegalBidError(IllegalPlayError):
 
 class RulesError(TricklabError):
     """A setup the rules do not allow: duplicate cards, unequal hands, bad trick."""
+
+
+class UsageError(TricklabError):
+    """A bad argument: a count out of range or not a whole number, options that do not
+    go together, an argument of the wrong kind (on the command line: a bad option)."""

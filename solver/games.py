@@ -32,9 +32,9 @@ def get_game(name: str, rules: Any = None) -> Game:
     Raises:
         RulesError: an unknown game or rules preset.
     """
-    game = GAMES.get(name)
+    game = GAMES.get(name) if isinstance(name, str) else None
     if game is None:
-        raise RulesError(f"unknown game '{name}' (expected one of: {', '.join(GAMES)})")
+        raise RulesError(f"unknown game {name!r} (expected one of: {', '.join(GAMES)})")
     if isinstance(rules, str) and game is Carabin:
         if rules != "seed":
             raise RulesError(f"unknown rules '{rules}' for carabin (its variants are options)")

@@ -150,7 +150,13 @@ class Game:
         return self.side_of(position, position.to_move)
 
     def step(self, position: Any, card: int) -> tuple[Any, int | None, int]:
-        """Play a legal card: the new position, the trick's winner (or None), its points."""
+        """Play a legal card: the new position, the trick's winner (or None), its points.
+
+        The card must be a legal :class:`~solver.cards.Card` of the position: this is the
+        fast path of trees and samples, and a game may skip the check here. To play a
+        card given by a caller, use :meth:`play` (or the position's ``play``), which
+        checks it and raises the documented errors.
+        """
         return position.step(card)
 
     def points_left(self, position: Any) -> int:
@@ -204,10 +210,12 @@ class Game:
         return position.legal_moves()
 
     def play(self, position: Any, card: int) -> Any:
-        """The position after a card, checked.
+        """The position after a card (a Card, its number or its notation), checked.
 
         Raises:
-            IllegalPlayError: the card may not be played.
+            IllegalPlayError: the card may not be played (an int that is no card included).
+            NotationError: text that is not a card.
+            UsageError: an argument that is not a card at all.
         """
         return position.play(card)
 

@@ -77,6 +77,7 @@ from solver.carabin.rules import POINTS
 from solver.cards import (
     RANKS,
     SUITS,
+    ascii_number,
     card_str,
     cards_of,
     make_card,
@@ -276,9 +277,10 @@ class CarabinBidView:
             RulesError: wrong player count, seat or hands.
         """
         f = parse_fields(text, cls.KEYS, cls.KEYS, what="view")
-        if not f["players"].isdigit():
+        players = ascii_number(f["players"])
+        if players is None:
             raise NotationError(f"invalid players '{f['players']}' in \"{text}\" (3 to 6)")
-        n = check_players(int(f["players"]))
+        n = check_players(players)
         try:
             return cls(
                 n,

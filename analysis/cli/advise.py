@@ -12,7 +12,8 @@ import argparse
 import json
 
 from analysis.advice import advise
-from analysis.cli.common import add_game, add_rules, game_of, read
+from analysis.cli.common import add_game, add_rules, count, game_of, read, whole
+from solver.limits import MAX_SAMPLES, max_workers
 
 HELP = "single-dummy advice (PIMC) from one player's view"
 
@@ -21,6 +22,8 @@ EXAMPLES = (
     'tricklab advise klabberjass "seat=E trump=H turn=QD hand=AT7.KJ9.7.A8 played=" --samples 50 --seed 1',
     'tricklab advise klabberjass "seat=D trump=H turn=JH hand=AT9.KQ.A.AQT played=7S" --samples 50 --seed 1 --json',
 )
+_SAMPLES = count("--samples", 1, MAX_SAMPLES)
+_WORKERS = count("--workers", 1, max_workers(), "four per core")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,9 +34,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help='what the player to move knows, e.g. "seat=E trump=H turn=QD hand=AT7.KJ9.7.A8 '
         'played=" (played= lists the cards played so far in order, comma-separated: 7S,8D)',
     )
-    parser.add_argument("--samples", type=int, default=200, help="worlds to draw")
-    parser.add_argument("--seed", type=int, default=None, help="seed of the draw")
-    parser.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    parser.add_argument("--samples", type=_SAMPLES, default=200, help="worlds to draw")
+    parser.add_argument("--seed", type=whole("--seed"), default=None, help="seed of the draw")
+    parser.add_argument(
+        "--workers", type=_WORKERS, default=None, help="processes (default: all cores)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     add_rules(parser)
 

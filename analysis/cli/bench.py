@@ -39,9 +39,10 @@ from analysis.cli.common import (
     add_game,
     add_players,
     add_rules,
-    at_least,
+    count,
     game_of,
     seconds,
+    whole,
 )
 from analysis.samples import random_positions
 from solver import carabin, klabberjass
@@ -53,6 +54,7 @@ from solver.games import Game
 from solver.klabberjass.deal import Deal as KlabberjassDeal
 from solver.klabberjass.rules import Rules
 from solver.klabberjass.table import deal_table, engine_solver
+from solver.limits import MAX_BENCH_DEALS, MAX_REFERENCE_DEALS
 from solver.reference import carabin_points, klabberjass_points
 
 HELP = "measure the speed of the engines and analyses"
@@ -62,6 +64,8 @@ EXAMPLES = (
     "tricklab bench klabberjass --what table --deals 300 --seed 1",
     "tricklab bench carabin --players 3 --deals 20 --what exact,make",
 )
+_DEALS = count("--deals", 1, MAX_BENCH_DEALS)
+_REFERENCE = count("--reference-deals", 0, MAX_REFERENCE_DEALS)
 
 KLABBERJASS_WHAT = ("solve", "table", "tree", "advice")
 CARABIN_WHAT = ("exact", "make", "chelem")
@@ -70,10 +74,12 @@ CARABIN_WHAT = ("exact", "make", "chelem")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``tricklab bench``."""
     add_game(parser)
-    parser.add_argument("--deals", type=int, default=1000, help="number of random deals")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
+    parser.add_argument("--deals", type=_DEALS, default=1000, help="number of random deals")
     parser.add_argument(
-        "--reference-deals", type=int, default=None, help="deals for the reference check"
+        "--seed", type=whole("--seed"), default=1, help="seed of the deals (default 1)"
+    )
+    parser.add_argument(
+        "--reference-deals", type=_REFERENCE, default=None, help="deals for the reference check"
     )
     add_players(parser)
     parser.add_argument(
@@ -98,7 +104,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``tricklab bench``."""
     game = game_of(args)
-    at_least(args.deals, "--deals")
     if game.name == "carabin":
         report, lines = _carabin(game, args)
     else:

@@ -3,6 +3,10 @@
 Every verb that takes a game reads it with :func:`game_of`, so ``--rules`` means the
 same everywhere: a Klabberjass rules preset (``seed``, ``classic``), or the Carabin
 trick order (``alternate``, also called ``seed``, or ``left_then_right``).
+
+Every number option is read by one of the argparse ``type=`` functions here
+(:func:`count`, :func:`whole`, :func:`finite`): ASCII digits only, within the bounds
+of :mod:`solver.limits`, the bounds in the message.
 """
 
 from __future__ import annotations
@@ -16,8 +20,9 @@ from typing import Any, TypeVar
 
 from solver.carabin.rules import TRICK_ORDERS
 from solver.carabin.rules import Rules as CarabinRules
-from solver.errors import RulesError, TricklabError
+from solver.errors import RulesError, UsageError
 from solver.games import GAMES, Game, get_game
+from solver.limits import check_count
 
 T = TypeVar("T")
 
@@ -25,8 +30,80 @@ T = TypeVar("T")
 GAME_NAMES = tuple(GAMES)
 
 
-class UsageError(TricklabError):
-    """A command line that cannot be understood: an unknown verb, a bad option."""
+#: Digits at most in a number option (more is refused before int() reads it).
+MAX_DIGITS = 40
+
+
+def _ascii_int(text: str) -> int | None:
+    """The int ``text`` writes in ASCII (an optional ``-`` then digits), else None."""
+    digits = text.removeprefix("-")
+    if not 0 < len(digits) <= MAX_DIGITS or not (digits.isascii() and digits.isdigit()):
+        return None
+    return int(text)
+
+
+def count(
+    option: str, least: int = 1, most: int | None = None, why: str = ""
+) -> Callable[[str], int]:
+    """An argparse ``type=``: a whole number from ``least`` to ``most`` (``why`` says
+    where ``most`` comes from).
+
+    >>> count("--samples", 1, 10)("3")
+    3
+    >>> count("--samples", 1, 10)("٣")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: invalid --samples '٣' (a whole number from 1 to 10)
+    """
+
+    def read(text: str) -> int:
+        value = _ascii_int(text)
+        try:
+            return check_count(text if value is None else value, option, least, most, why)
+        except UsageError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    return read
+
+
+def whole(option: str) -> Callable[[str], int]:
+    """An argparse ``type=``: any whole number (a seed), in ASCII digits.
+
+    >>> whole("--seed")("-7")
+    -7
+    """
+
+    def read(text: str) -> int:
+        value = _ascii_int(text)
+        if value is None:
+            raise argparse.ArgumentTypeError(
+                f"invalid {option} '{text}' (a whole number of at most {MAX_DIGITS} digits)"
+            )
+        return value
+
+    return read
+
+
+def finite(option: str) -> Callable[[str], float]:
+    """An argparse ``type=``: a finite decimal number, in ASCII.
+
+    >>> finite("--min-rating")("2.5")
+    2.5
+    """
+
+    def read(text: str) -> float:
+        try:
+            value = float(text) if text.isascii() and len(text) <= MAX_DIGITS else None
+        except ValueError:
+            value = None
+        if value is None or value != value or value in (float("inf"), float("-inf")):
+            raise argparse.ArgumentTypeError(f"invalid {option} '{text}' (a finite number)")
+        return value
+
+    return read
+
+
+#: ``--players``: 2 (Klabberjass) to 6; each game checks its own count.
+PLAYERS = count("--players", 2, 6)
 
 
 def add_game(parser: argparse.ArgumentParser) -> None:
@@ -47,7 +124,7 @@ def add_rules(parser: argparse.ArgumentParser) -> None:
 def add_players(parser: argparse.ArgumentParser) -> None:
     """The ``--players`` option (Carabin only)."""
     parser.add_argument(
-        "--players", type=int, default=None, help="carabin: number of players, 3-6 (default 4)"
+        "--players", type=PLAYERS, default=None, help="carabin: number of players, 3-6 (default 4)"
     )
 
 
@@ -78,7 +155,8 @@ def game_of(args: argparse.Namespace) -> Game:
     players = getattr(args, "players", None)
     if args.game == "carabin":
         order = carabin_trick_order(rules)
-        return get_game("carabin", CarabinRules(players=players or 4, trick_order=order))
+        players = 4 if players is None else players
+        return get_game("carabin", CarabinRules(players=players, trick_order=order))
     if players not in (None, 2):
         raise RulesError(f"invalid --players {players} (klabberjass is played by two)")
     return get_game(args.game, rules)
@@ -98,42 +176,49 @@ def read(game: Game, text: str, parse: Callable[[str], T]) -> T:
     return parse(f"{value} order={order}")
 
 
-def at_least(value: int | None, option: str, least: int = 1) -> None:
-    """Refuse a count below ``least``.
-
-    Raises:
-        UsageError: ``invalid --deals 0 (at least 1)``.
-    """
-    if value is not None and value < least:
-        raise UsageError(f"invalid {option} {value} (at least {least})")
-
-
 #: Longest error message printed whole; a longer one keeps its start and end.
 MAX_MESSAGE = 400
 
 
 def printable(message: str) -> str:
-    """An error message safe to print on one line: control characters (and line or
-    paragraph separators) escaped, a very long text cut in the middle.
+    """An error message safe to print on one line: every character that does not print
+    (control characters, ESC, line and paragraph separators, format characters such as
+    a byte-order mark or a direction override, lone surrogates) escaped, a very long
+    text cut in the middle before it is escaped (so a 1 MB token costs little).
 
     >>> printable("bad card 'X\\x1b[31mH'\\r")
     "bad card 'X\\\\x1b[31mH'\\\\r"
-    >>> len(printable("x" * 10_000)) < 500
-    True
+    >>> printable("a\\u2028b\\u2029c\\u202ed\\x00\\ufeff")
+    'a\\\\u2028b\\\\u2029c\\\\u202ed\\\\x00\\\\ufeff'
+    >>> len(printable("x" * 10_000)) < 500, len(printable("\\x01" * 10_000)) < 500
+    (True, True)
     """
+    half = MAX_MESSAGE // 2
+    if len(message) <= MAX_MESSAGE:
+        text = _escaped(message)
+        if len(text) <= MAX_MESSAGE:
+            return text
+    head, tail = _escaped(message[:half])[:half], _escaped(message[-half:])[-half:]
+    cut = len(message) - 2 * half
+    return f"{head} …[{cut} characters cut]… {tail}"
+
+
+def _escaped(text: str) -> str:
+    if text.isprintable():
+        return text
     out = []
-    for ch in message:
-        if ch in "\r\n\t":
-            out.append(repr(ch)[1:-1])
-        elif ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 or ch in "\u2028\u2029\ufeff":
-            out.append(f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}")
-        else:
+    for ch in text:
+        if ch == " " or ch.isprintable():
             out.append(ch)
-    text = "".join(out)
-    if len(text) > MAX_MESSAGE:
-        cut = len(text) - MAX_MESSAGE
-        text = f"{text[: MAX_MESSAGE // 2]} …[{cut} characters cut]… {text[-MAX_MESSAGE // 2 :]}"
-    return text
+        elif ch in "\r\n\t":
+            out.append(repr(ch)[1:-1])
+        elif ord(ch) < 256:
+            out.append(f"\\x{ord(ch):02x}")
+        elif ord(ch) < 0x10000:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(f"\\U{ord(ch):08x}")
+    return "".join(out)
 
 
 def require(*modules: str) -> None:

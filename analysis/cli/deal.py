@@ -20,6 +20,7 @@ from analysis.cli.common import (
     add_time_limit,
     game_of,
     note_bounds,
+    whole,
 )
 from analysis.cli.textio import answer_inputs
 from analysis.tables import table_text
@@ -45,7 +46,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object per deal")
     parser.add_argument("--random", action="store_true", help="deal one at random")
-    parser.add_argument("--seed", type=int, default=None, help="seed of the random deal")
+    parser.add_argument(
+        "--seed", type=whole("--seed"), default=None, help="seed of the random deal"
+    )
     add_players(parser)
     add_time_limit(parser)
     add_rules(parser)

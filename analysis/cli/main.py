@@ -82,6 +82,8 @@ def looks_like_notation(word: str) -> bool:
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         where = "" if self.prog == "tricklab" else f"{self.prog.removeprefix('tricklab ')}: "
+        # a number option's own message already names it: "invalid --tt-mb 0 (...)"
+        message = re.sub(r"^argument (\S+): (invalid \1 )", r"\2", message)
         stray = message.removeprefix("unrecognized arguments: ")
         if stray != message and any(looks_like_notation(w) for w in stray.split()):
             message += " (a position, deal or list of cards has spaces: put it in quotes)"
@@ -165,6 +167,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     no arguments at all print the usage on stderr (status 2).
     """
     args_in = list(sys.argv[1:] if argv is None else argv)
+    for stream in (sys.stdout, sys.stderr):  # a narrow locale escapes what it cannot show
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     parser = build_parser()
     if not args_in:
         parser.print_help(sys.stderr)
@@ -189,6 +195,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as err:  # a file or folder option that cannot be used
+        where = f" '{err.filename}'" if err.filename is not None else ""
+        print(f"tricklab: error: {printable(f'{err.strerror or err}{where}')}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

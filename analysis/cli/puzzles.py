@@ -14,16 +14,22 @@ import json
 import sys
 from pathlib import Path
 
-from analysis.cli.common import GAME_NAMES, UsageError, at_least
+from analysis.cli.common import GAME_NAMES, UsageError, count, finite, whole
 from analysis.cli.textio import position_diagram
 from analysis.puzzles.generate import Puzzle, default_min_decisions, iter_puzzles
 from analysis.puzzles.render import puzzle_title, solution_text, write_diagrams
 from solver.games import get_game
+from solver.limits import MAX_CANDIDATES, MAX_PUZZLES
 
 HELP = "generate verified double-dummy puzzles"
 
 #: Runnable examples, shown under ``tricklab puzzles --help`` (and run by the tests).
 EXAMPLES = ("tricklab puzzles generate klabberjass --count 2 --seed 1 --cards 4 --json",)
+_COUNT = count("--count", 1, MAX_PUZZLES)
+_CARDS = count("--cards", 2, 9)
+_PLAYERS = count("--players", 3, 6)
+_DECISIONS = count("--min-decisions", 0, 100)
+_CANDIDATES = count("--max-candidates", 1, MAX_CANDIDATES)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,9 +37,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = parser
     p.add_argument("action", choices=("generate",), help="generate")
     p.add_argument("game", choices=GAME_NAMES, help=" or ".join(GAME_NAMES))
-    p.add_argument("--count", type=int, default=10, help="number of puzzles")
-    p.add_argument("--seed", type=int, default=0, help="seed (same seed, same puzzles)")
-    p.add_argument("--cards", type=int, default=4, help="cards left per hand (Carabin: per seat)")
+    p.add_argument("--count", type=_COUNT, default=10, help="number of puzzles")
+    p.add_argument("--seed", type=whole("--seed"), default=0, help="seed (same seed, same puzzles)")
+    p.add_argument(
+        "--cards", type=_CARDS, default=4, help="cards left per hand (Carabin: per seat)"
+    )
     p.add_argument("--goal", default="max", help="max (default), contract or all-tricks")
     p.add_argument("--theme", action="append", default=[], help="deal theme (repeatable)")
     p.add_argument(
@@ -41,10 +49,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="start inside a trick: the defenders before the side to move have played",
     )
-    p.add_argument("--players", type=int, default=4, help="Carabin: number of players (3-6)")
-    p.add_argument("--min-decisions", type=int, default=None, help="fewest unique decisions")
-    p.add_argument("--min-rating", type=float, default=0.0, help="lowest rating kept")
-    p.add_argument("--max-candidates", type=int, default=None, help="give up after this many")
+    p.add_argument("--players", type=_PLAYERS, default=4, help="Carabin: number of players (3-6)")
+    p.add_argument("--min-decisions", type=_DECISIONS, default=None, help="fewest unique decisions")
+    p.add_argument(
+        "--min-rating", type=finite("--min-rating"), default=0.0, help="lowest rating kept"
+    )
+    p.add_argument(
+        "--max-candidates", type=_CANDIDATES, default=None, help="give up after this many"
+    )
     p.add_argument("--json", action="store_true", help="one JSON line per puzzle")
     p.add_argument("--out", default=None, help="folder for puzzles.jsonl, diagrams and sheet")
     p.add_argument("--render", choices=("svg", "png"), default=None, help="diagram format")
@@ -69,10 +81,13 @@ def _write(found: list[Puzzle], folder: Path, render: str, game: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``tricklab puzzles generate``."""
-    at_least(args.count, "--count")
-    at_least(args.max_candidates, "--max-candidates")
     if args.render is not None and args.out is None:
         raise UsageError("--render needs --out DIR (where to write the diagrams)")
+    if args.out is not None:  # a folder that cannot be made fails now, not after the search
+        try:
+            Path(args.out).mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise UsageError(f"invalid --out '{args.out}' ({err.strerror or err})") from None
     min_decisions = args.min_decisions
     if min_decisions is None:
         min_decisions = default_min_decisions(args.game, args.cards, args.goal)

@@ -14,7 +14,7 @@ from analysis.cli.common import (
     add_game,
     add_rules,
     add_time_limit,
-    at_least,
+    count,
     game_of,
     note_bounds,
     read,
@@ -22,6 +22,7 @@ from analysis.cli.common import (
 from analysis.cli.textio import answer_inputs, result_text
 from solver import carabin, klabberjass
 from solver.games import Game
+from solver.limits import TT_WHY, max_tt_mb
 
 HELP = "solve a play position double-dummy"
 
@@ -31,6 +32,7 @@ EXAMPLES = (
     'tricklab solve klabberjass "trump=H lead=E E=AT7.KJ9.7.A8 D=K.AT8.KT9.Q7" --moves',
     'tricklab solve carabin "trump=H bidder=2 lead=1 next=L 0=.5..J/6.J.. 1=KJ.../A4... 2=Q..A./..K8." --json',
 )
+_TT_MB = count("--tt-mb", 1, max_tt_mb(), TT_WHY)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object per position")
     parser.add_argument("--moves", action="store_true", help="add the value of every legal card")
-    parser.add_argument("--tt-mb", type=int, default=None, help="transposition table size in MB")
+    parser.add_argument("--tt-mb", type=_TT_MB, default=None, help="transposition table size in MB")
     add_time_limit(parser)
     add_rules(parser)
 
@@ -65,7 +67,6 @@ def solve(
 def run(args: argparse.Namespace) -> int:
     """Run ``tricklab solve``; in batch mode every line gets its answer or its error."""
     game = game_of(args)
-    at_least(args.tt_mb, "--tt-mb")
 
     def answer(position: Any) -> Any:
         result = solve(game, position, args.moves, args.tt_mb, args.time_limit)

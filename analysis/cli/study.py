@@ -13,8 +13,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from analysis.cli.common import at_least, require
+from analysis.cli.common import count, require, whole
 from analysis.studies import MAX_DEALS, STUDIES, StudyError, get_study, run_study
+from solver.limits import max_workers
 
 HELP = "run a strategy study into Parquet files"
 
@@ -29,11 +30,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``tricklab study``."""
     parser.add_argument("name", nargs="?", help="the study (see --list)")
     parser.add_argument("--list", action="store_true", help="name the studies")
-    parser.add_argument("--deals", type=int, default=None, help="number of random deals")
-    parser.add_argument("--seed", type=int, default=1, help="the study seed (default 1)")
+    parser.add_argument(
+        "--deals", type=count("--deals", 1, MAX_DEALS), default=None, help="number of random deals"
+    )
+    parser.add_argument(
+        "--seed", type=whole("--seed"), default=1, help="the study seed (default 1)"
+    )
     parser.add_argument("--out", default=None, help="output folder (resumed if begun)")
     parser.add_argument(
-        "--workers", type=int, default=None, help="local processes (default: cores)"
+        "--workers",
+        type=count("--workers", 1, max_workers(), "four per core"),
+        default=None,
+        help="local processes (default: cores)",
     )
     parser.add_argument("--scheduler", default=None, help="Dask scheduler tcp://HOST:PORT")
     parser.add_argument("--param", action="append", help="study parameter NAME=VALUE")
@@ -44,7 +52,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(alternate, left_then_right)",
     )
     parser.add_argument(
-        "--chunk-size", type=int, default=None, help="deals a chunk (default: the study's)"
+        "--chunk-size",
+        type=count("--chunk-size", 1, MAX_DEALS),
+        default=None,
+        help="deals a chunk (default: the study's)",
     )
     bar = parser.add_mutually_exclusive_group()
     bar.add_argument(
@@ -83,11 +94,6 @@ def run(args: argparse.Namespace) -> int:
     study = get_study(args.name)
     if args.deals is None:
         raise StudyError("--deals is required")
-    at_least(args.deals, "--deals")
-    if args.deals > MAX_DEALS:
-        raise StudyError(f"invalid --deals {args.deals} (at most {MAX_DEALS})")
-    at_least(args.workers, "--workers")
-    at_least(args.chunk_size, "--chunk-size")
     if args.out is None:
         raise StudyError("--out is required")
     params = _params(args.param)

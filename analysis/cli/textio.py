@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from analysis.cli.common import printable
@@ -30,7 +30,9 @@ def answer_inputs(
     mode every input line gets exactly one answer, in order: a bad or blank line gets
     ``{"error": "...", "line": N}`` (or, without ``--json``, nothing on stdout) and the
     same message on stderr, the other lines are still answered, and the status is 2 at
-    the end if any line was bad.
+    the end if any line was bad. Stdin is read as bytes and each line decoded as UTF-8
+    whatever the locale (a line that is not UTF-8 is a bad line); a byte-order mark
+    at the start is skipped.
 
     Returns:
         The exit status.
@@ -42,8 +44,10 @@ def answer_inputs(
         _print(answer(parse(text)), as_json, first=True)
         return 0
     status, answered, number = 0, 0, 0
-    for number, line in enumerate(sys.stdin, 1):
+    for number, line in enumerate(stdin_lines(), 1):
         try:
+            if isinstance(line, UnicodeDecodeError):
+                raise NotationError(_not_utf8(line))
             if not line.strip():
                 raise NotationError(f"blank line (one {what} a line is expected)")
             result = answer(parse(line.strip()))
@@ -59,6 +63,35 @@ def answer_inputs(
     if number == 0:
         raise NotationError(f"no {what} given on standard input")
     return status
+
+
+def stdin_lines() -> Iterator[str | UnicodeDecodeError]:
+    """The lines of stdin, decoded as UTF-8 one by one (a line that is not UTF-8 is
+    given as its decoding error); a UTF-8 byte-order mark on the first line is skipped.
+
+    Stdin is read as bytes when it has them (a real stream), so the locale does not
+    matter; a text stream (tests, embedding) is taken as it is.
+    """
+    raw = getattr(sys.stdin, "buffer", None)
+    if raw is None:
+        for number, text in enumerate(sys.stdin):
+            yield text.removeprefix("\ufeff") if number == 0 else text
+        return
+    for number, data in enumerate(raw):
+        if number == 0:
+            data = data.removeprefix(b"\xef\xbb\xbf")
+        try:
+            yield data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            yield err
+
+
+def _not_utf8(err: UnicodeDecodeError) -> str:
+    bad = err.object[err.start : err.end]
+    return (
+        f"invalid UTF-8 at byte {err.start + 1} of the line "
+        f"(bytes {bad.hex(' ')}: {err.reason}); lines are UTF-8 text"
+    )
 
 
 def _print(result: Any, as_json: bool, first: bool) -> None:

@@ -17,10 +17,11 @@ from analysis.cli.common import (
     add_game,
     add_rules,
     add_time_limit,
-    at_least,
+    count,
     game_of,
     read,
 )
+from solver.limits import MAX_DEPTH, max_tree_nodes
 
 HELP = "trick tree of a position (networkx node-link JSON)"
 
@@ -29,6 +30,9 @@ EXAMPLES = (
     'tricklab tree klabberjass "trump=H lead=E E=A.7.. D=K.8.."',
     'tricklab tree klabberjass "trump=H lead=E E=A.7.. D=K.8.." --json --all --depth 2',
 )
+
+_DEPTH = count("--depth", 1, MAX_DEPTH)
+_NODES = count("--max-nodes", 1, max_tree_nodes(), "what this machine's memory holds")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,9 +43,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--all", action="store_true", help="every legal line, not only optimal ones"
     )
-    parser.add_argument("--depth", type=int, default=None, help="with --all: cards to look ahead")
+    parser.add_argument(
+        "--depth", type=_DEPTH, default=None, help="with --all: cards to look ahead"
+    )
     parser.add_argument("--per-class", action="store_true", help="one edge per equivalent cards")
-    parser.add_argument("--max-nodes", type=int, default=200_000, help="refuse larger trees")
+    parser.add_argument("--max-nodes", type=_NODES, default=200_000, help="refuse larger trees")
     add_time_limit(parser)
     add_rules(parser)
 
@@ -56,7 +62,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--depth goes with --all (the optimal tree always runs to the end)")
     if args.all and args.depth is None:
         raise UsageError("--all needs --depth N (every legal line to N cards)")
-    at_least(args.max_nodes, "--max-nodes")
     position = read(game, args.position, game.parse_position)
     progress = Progress("tree", "positions")
     limits = {"max_nodes": args.max_nodes, "time_limit": args.time_limit, "progress": progress}

@@ -45,7 +45,7 @@ def _holdings(puzzle: Puzzle) -> tuple[dict[str, str], list[tuple[str, str]]]:
             mark = " ◀" if fields["lead"] == seat else ""
             rows.append((names[seat] + mark, fields[seat]))
     else:
-        seats = sorted((k for k in fields if k.isdigit()), key=int)
+        seats = sorted((k for k in fields if k.isascii() and k.isdigit()), key=int)
         for s in seats:
             left, right = fields[s].split("/")
             who = " bidder" if s == fields["bidder"] else ""

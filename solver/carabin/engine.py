@@ -24,7 +24,8 @@ from solver.carabin import _core as _carabin
 from solver.carabin.position import Position
 from solver.carabin.rules import POWER, RANK_POINTS, TRICK_ORDERS, card_points
 from solver.cards import CARDS, Card, card_str, in_notation_order, rank_of
-from solver.errors import RulesError
+from solver.errors import RulesError, UsageError
+from solver.limits import check_tt_mb
 
 DEFAULT_TT_MB = 32
 
@@ -34,19 +35,46 @@ _cores: dict[int, _carabin.Core] = {}
 def core(tt_mb: int | None = None) -> _carabin.Core:
     """The shared Carabin search context with a ``tt_mb`` MB transposition table.
 
-    One context per size lives as long as the process. Its entries belong to the deal
-    (card ownership) they were computed in and stay valid for every position of that
-    deal, so per-move values and deal tables reuse earlier work. The core plays by the
+    The contexts of the default size and of the last other size asked live as long as
+    the process. A table's entries belong to the deal (card ownership) they were
+    computed in and stay valid for every position of that deal, so per-move values and deal tables reuse earlier work. The core plays by the
     card tables of :mod:`solver.carabin.rules`.
     """
-    size = DEFAULT_TT_MB if tt_mb is None else tt_mb
+    size = DEFAULT_TT_MB if tt_mb is None else check_tt_mb(tt_mb)
     core = _cores.get(size)
     if core is None:
-        core = _cores[size] = _carabin.Core(size, power=POWER, rank_points=RANK_POINTS)
+        _drop_other_sizes()
+        try:
+            core = _carabin.Core(size, power=POWER, rank_points=RANK_POINTS)
+        except MemoryError:
+            raise UsageError(f"cannot allocate a {size} MB transposition table (tt_mb)") from None
+        _cores[size] = core
     return core
 
 
+def _drop_other_sizes() -> None:
+    """Keep the default table and at most one other: sizes asked one after the other
+    do not add up."""
+    for size in [s for s in _cores if s != DEFAULT_TT_MB]:
+        del _cores[size]
+
+
+def _checked(position: object) -> Position:
+    """``position`` if it is a Carabin Position.
+
+    Raises:
+        UsageError: anything else (a text: parse it with ``Position.parse``).
+    """
+    if not isinstance(position, Position):
+        raise UsageError(
+            f"expected a Carabin Position, not {type(position).__name__} {position!r:.80} "
+            "(read a text with Position.parse)"
+        )
+    return position
+
+
 def _args(position: Position) -> tuple[int, list[int], int, int, int, int, int, list[int]]:
+    _checked(position)
     hands = [left for left, _ in position.hands] + [right for _, right in position.hands]
     return (
         position.players,
@@ -117,7 +145,7 @@ class Result:
 
 def value(position: Position, *, tt_mb: int | None = None) -> int:
     """The bidder's exact points from ``position`` on (the unfinished trick included)."""
-    if position.is_over:
+    if _checked(position).is_over:
         return 0
     return core(tt_mb).value(*_args(position), _guess(position))
 
@@ -150,7 +178,7 @@ def values(
 
 def make(position: Position, target: int, *, tt_mb: int | None = None) -> bool:
     """Whether the bidder takes at least ``target`` points from here (one zero-window probe)."""
-    if position.is_over:
+    if _checked(position).is_over:
         return target <= 0
     return core(tt_mb).make(*_args(position), target)
 
@@ -164,7 +192,7 @@ def all_tricks(position: Position, side: int = 0, *, tt_mb: int | None = None) -
     """
     if side != 0:
         raise RulesError("the all-tricks goal in carabin is the bidder's (the chelem)")
-    if position.is_over:
+    if _checked(position).is_over:
         return True
     return core(tt_mb).all_tricks(*_args(position))
 
@@ -186,7 +214,7 @@ def _side_values(position: Position, bidder_values: dict[int, int]) -> dict[int,
 def move_values(position: Position, *, tt_mb: int | None = None) -> dict[int, int]:
     """For each legal card (in notation order), the points of the mover's side from
     here if he plays it."""
-    if position.is_over:
+    if _checked(position).is_over:
         return {}
     return _side_values(position, _bidder_move_values(position, tt_mb))
 
@@ -265,13 +293,15 @@ def solve(
         the bidder can take every remaining trick and, if asked, every card's value.
 
     Raises:
+        UsageError: ``tt_mb`` is not a whole number from 1 to
+            :func:`solver.limits.max_tt_mb`, or the table cannot be allocated.
         KeyboardInterrupt: the search was interrupted (Ctrl-C).
     """
     if time_limit is not None:
-        return _solve_within(position, moves, tt_mb, time_limit)
-    total = position.points_left()
+        return _solve_within(_checked(position), moves, tt_mb, time_limit)
+    total = _checked(position).points_left()
     sweep = all_tricks(position, tt_mb=tt_mb)
-    if position.is_over:
+    if _checked(position).is_over:
         return Result(position, (0, 0), None, sweep, {} if moves else None)
     bidder_values = _bidder_move_values(position, tt_mb)
     coalition = position.to_move != position.bidder

@@ -17,6 +17,7 @@ from solver.carabin.position import Position
 from solver.carabin.rules import Rules, card_points, card_power
 from solver.carabin.table import deal_table
 from solver.carabin.view import View
+from solver.cards import text_arg
 from solver.errors import NotationError, RulesError
 from solver.protocol import DealTable, Game
 
@@ -48,7 +49,7 @@ class Carabin(Game):
         Raises:
             NotationError: unreadable text, or a deal without trump or bidder.
         """
-        fields = {tok.partition("=")[0] for tok in text.split()}
+        fields = {tok.partition("=")[0] for tok in text_arg(text, "a position or deal").split()}
         if "lead" in fields or "turn" not in fields:
             return Position.parse(text)
         deal = Deal.parse(text)

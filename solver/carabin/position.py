@@ -26,6 +26,7 @@ from solver.carabin.rules import (
 )
 from solver.cards import (
     SUITS,
+    as_card,
     card_count,
     card_str,
     cards_of,
@@ -228,8 +229,9 @@ class Position:
         """Points of the cards still held."""
         return points_of(sum(a | b for a, b in self.hands))
 
-    def step(self, card: int) -> tuple[Position, int | None, int]:
-        """Play a card and say what it completed.
+    def step(self, card: int | str) -> tuple[Position, int | None, int]:
+        """Play a card (a :class:`~solver.cards.Card`, its number or its notation) and say
+        what it completed.
 
         Returns:
             The new position, the seat that won the trick (None if the trick is not
@@ -237,14 +239,17 @@ class Position:
 
         Raises:
             IllegalPlayError: the card is not in the hand in use of the player to move.
+            NotationError: text that is not a card.
+            UsageError: an argument that is not a card at all (None, a float).
         """
-        if not (isinstance(card, int) and 0 <= card < 64 and self.legal_set() >> card & 1):
-            valid = isinstance(card, int) and 0 <= card < 64 and card & 15 < 13
-            shown = card_str(card) if valid else repr(card)
+        played = as_card(card)
+        if played is None or not self.legal_set() >> played & 1:
+            why = self._why_not(played)
             raise IllegalPlayError(
-                f'{shown!r} may not be played in "{self}" '
-                f"(legal: {' '.join(card_str(c) for c in self.legal_moves()) or 'none'})"
+                f"'{played if played is not None else card}' may not be played in \"{self}\" "
+                f"(legal: {' '.join(card_str(c) for c in self.legal_moves()) or 'none'}){why}"
             )
+        card = played
         mover = self.to_move
         hands = list(self.hands)
         pair = list(hands[mover])
@@ -259,10 +264,27 @@ class Position:
         pos = replace(self, lead=winner, hand=nxt, hands=tuple(hands), trick=(), _checked=True)
         return pos, winner, points_of(trick)
 
-    def play(self, card: int) -> Position:
-        """The position after the player to move plays ``card``.
+    def _why_not(self, card: int | None) -> str:
+        """Why the player to move may not play ``card`` (which is not legal): ": …"."""
+        if card is None:
+            return ": it is not a card (a card is suit * 16 + rank, rank 0-12)"
+        if self.is_over:
+            return ": play is over"
+        seat, other = self.to_move, 1 - self.hand
+        if self.hands[seat][other] >> card & 1:
+            return (
+                f": it is in seat {seat}'s {'LR'[other]} hand, and this trick is played "
+                f"from the {'LR'[self.hand]} hands"
+            )
+        return f": seat {seat} does not hold it"
+
+    def play(self, card: int | str) -> Position:
+        """The position after the player to move plays ``card`` (a Card, its number or
+        its notation).
 
         Raises:
             IllegalPlayError: the card may not be played here.
+            NotationError: text that is not a card.
+            UsageError: an argument that is not a card at all (None, a float).
         """
         return self.step(card)[0]

@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from solver.cards import (
     PACK52,
     RANKS,
+    ascii_number,
     card_str,
     cards_of,
     format_holding,
@@ -211,9 +212,9 @@ def next_hand(order: str, hand: int, hands_left: int) -> int:
 
 def seat_of(text: str, players: int, context: str | None = None) -> int:
     """Read a seat number ``0 .. players-1``."""
-    t = text.strip()
-    if t.isdigit() and int(t) < players:
-        return int(t)
+    seat = ascii_number(text.strip())
+    if seat is not None and seat < players:
+        return seat
     where = f' in "{context}"' if context else ""
     raise NotationError(f"invalid seat '{text}'{where} (seats are 0 to {players - 1})")
 
@@ -249,7 +250,7 @@ def format_two_hands(hands: tuple[int, int]) -> str:
 
 
 def _seat_fields(f: dict[str, str], text: str, what: str) -> int:
-    seats = sorted(int(k) for k in f if k.isdigit())
+    seats = sorted(int(k) for k in f if ascii_number(k) is not None)
     n = len(seats)
     if seats != list(range(n)) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
         given = " ".join(str(s) for s in seats) or "none"

@@ -37,6 +37,7 @@ from solver.carabin.rules import (
 )
 from solver.cards import (
     SUITS,
+    ascii_number,
     card_count,
     card_str,
     cards_of,
@@ -48,6 +49,7 @@ from solver.cards import (
     parse_suit,
 )
 from solver.errors import NotationError, RulesError
+from solver.limits import MAX_WORLDS, check_count
 from solver.protocol import Inference, check_played_unique, played_cards
 
 
@@ -96,9 +98,10 @@ class View:
         f = parse_fields(
             text, cls.KEYS, ("players", "seat", "bidder", "trump", "turn", "hand"), what="view"
         )
-        if not f["players"].isdigit():
+        players = ascii_number(f["players"])
+        if players is None:
             raise NotationError(f"invalid players '{f['players']}' in \"{text}\" (3 to 6)")
-        n = check_players(int(f["players"]))
+        n = check_players(players)
         view = cls(
             players=n,
             seat=seat_of(f["seat"], n, text),
@@ -199,8 +202,12 @@ class View:
         return count
 
     def sample_worlds(self, n: int, seed: int | None = None) -> list[Any]:
-        """``n`` worlds drawn uniformly (with replacement) among the consistent ones."""
+        """``n`` worlds drawn uniformly (with replacement) among the consistent ones.
 
+        Raises:
+            UsageError: ``n`` not a whole number from 0 to ``solver.limits.MAX_WORLDS``.
+        """
+        check_count(n, "n", 0, MAX_WORLDS)
         inf = self.inference()
         rng = random.Random(seed)
         pool = list(cards_of(inf.pool))

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from solver.cards import CARDS, Card, card_str, cards_of, in_notation_order
+from solver.errors import UsageError
 from solver.klabberjass import _core as _klabberjass
 from solver.klabberjass.position import Position
 from solver.klabberjass.rules import (
@@ -30,6 +31,7 @@ from solver.klabberjass.rules import (
     beats,
     legal_replies,
 )
+from solver.limits import check_tt_mb
 
 DEFAULT_TT_MB = 32
 
@@ -39,22 +41,34 @@ _cores: dict[int, _klabberjass.Core] = {}
 def core(tt_mb: int | None = None) -> _klabberjass.Core:
     """The shared Klabberjass search context with a ``tt_mb`` MB transposition table.
 
-    One context per size is kept for the life of the process: its table stays valid
-    across positions (entries are keyed on trump, leader and both hands), so later
-    solves reuse earlier work. The core plays by the card tables of
+    The contexts of the default size and of the last other size asked live as long as
+    the process: a table stays valid across positions (entries are keyed on trump,
+    leader and both hands), so later solves reuse earlier work. The core plays by the card tables of
     :mod:`solver.klabberjass.rules`.
     """
-    size = DEFAULT_TT_MB if tt_mb is None else tt_mb
+    size = DEFAULT_TT_MB if tt_mb is None else check_tt_mb(tt_mb)
     core = _cores.get(size)
     if core is None:
-        core = _cores[size] = _klabberjass.Core(
-            size,
-            plain_power=PLAIN_POWER,
-            trump_power=TRUMP_POWER,
-            plain_points=PLAIN_RANK_POINTS,
-            trump_points=TRUMP_RANK_POINTS,
-        )
+        _drop_other_sizes()
+        try:
+            core = _klabberjass.Core(
+                size,
+                plain_power=PLAIN_POWER,
+                trump_power=TRUMP_POWER,
+                plain_points=PLAIN_RANK_POINTS,
+                trump_points=TRUMP_RANK_POINTS,
+            )
+        except MemoryError:
+            raise UsageError(f"cannot allocate a {size} MB transposition table (tt_mb)") from None
+        _cores[size] = core
     return core
+
+
+def _drop_other_sizes() -> None:
+    """Keep the default table and at most one other: sizes asked one after the other
+    do not add up."""
+    for size in [s for s in _cores if s != DEFAULT_TT_MB]:
+        del _cores[size]
 
 
 @dataclass(frozen=True)
@@ -101,7 +115,22 @@ class Result:
         return out
 
 
+def _checked(position: object) -> Position:
+    """``position`` if it is a Klabberjass Position.
+
+    Raises:
+        UsageError: anything else (a text: parse it with ``Position.parse``).
+    """
+    if not isinstance(position, Position):
+        raise UsageError(
+            f"expected a Klabberjass Position, not {type(position).__name__} {position!r:.80} "
+            "(read a text with Position.parse)"
+        )
+    return position
+
+
 def _args(position: Position, rules: Rules) -> tuple[int, int, int, int, int, int]:
+    _checked(position)
     trick = -1 if position.trick is None else position.trick
     return (
         position.hands[0],
@@ -126,7 +155,7 @@ def values(
 ) -> list[int]:
     """E's exact points for many positions in one compiled call (the GIL is released);
     the same as :func:`value` on each."""
-    positions = list(positions)
+    positions = [_checked(p) for p in positions]
     n = len(positions)
     e = array.array("Q", (p.hands[0] for p in positions))
     d = array.array("Q", (p.hands[1] for p in positions))
@@ -144,7 +173,7 @@ def move_values(
 ) -> dict[int, int]:
     """For each legal card (in notation order), the points the player to move takes
     from here with it."""
-    mover = position.to_move
+    mover = _checked(position).to_move
     total = position.points_left(rules)
     out = {}
     for card, e_points in core(tt_mb).moves(*_args(position, rules)):
@@ -180,6 +209,8 @@ def solve(
         Points of both seats from here, an optimal card and a principal variation.
 
     Raises:
+        UsageError: ``tt_mb`` is not a whole number from 1 to
+            :func:`solver.limits.max_tt_mb`, or the table cannot be allocated.
         KeyboardInterrupt: the search was interrupted (Ctrl-C).
     """
     if time_limit is not None:
@@ -216,8 +247,10 @@ def all_tricks(position: Position, side: int) -> bool:
     >>> all_tricks(Position.parse("trump=H lead=E E=7.J.. D=8.7.."), 0)
     False
     """
-    if position.is_over:
+    if _checked(position).is_over:
         return True
+    if side not in (0, 1):
+        raise UsageError(f"invalid side {side!r} (0 for E or 1 for D)")
     trick = -1 if position.trick is None else position.trick
     e, d = position.hands
     return _sweep(e, d, position.trump, position.lead, trick, side)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from solver.cards import SUITS, card_str, format_holding
+from solver.cards import SUITS, card_str, format_holding, text_arg
 from solver.errors import NotationError, TricklabError
 from solver.klabberjass import engine
 from solver.klabberjass.deal import Deal
@@ -77,7 +77,7 @@ class Klabberjass(Game):
         Raises:
             NotationError: unreadable text, or a deal without ``trump=``.
         """
-        fields = {tok.partition("=")[0] for tok in text.split()}
+        fields = {tok.partition("=")[0] for tok in text_arg(text, "a position or deal").split()}
         if "lead" in fields or "turn" not in fields:
             return Position.parse(text)
         deal = Deal.parse(text)

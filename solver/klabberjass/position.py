@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from solver.cards import (
     SUITS,
+    as_card,
     card_count,
     card_str,
     cards_of,
@@ -175,8 +176,9 @@ class Position:
             total += card_points(self.trick, self.trump)
         return total + (rules.last_trick if not self.is_over else 0)
 
-    def step(self, card: int, rules: Rules = SEED) -> tuple[Position, int | None, int]:
-        """Play a card and say what it completed.
+    def step(self, card: int | str, rules: Rules = SEED) -> tuple[Position, int | None, int]:
+        """Play a card (a :class:`~solver.cards.Card`, its number or its notation) and say
+        what it completed.
 
         Returns:
             The new position, the seat that won the trick (None if the trick is not
@@ -184,13 +186,22 @@ class Position:
 
         Raises:
             IllegalPlayError: the card is not a legal move here.
+            NotationError: text that is not a card.
+            UsageError: an argument that is not a card at all (None, a float).
         """
-        if not (0 <= card < 64 and self.legal_set() >> card & 1):
-            shown = card_str(card) if 0 <= card < 64 and card & 15 < 13 else card
+        played = as_card(card)
+        if played is None or not self.legal_set() >> played & 1:
+            seat = "ED"[self.to_move]
+            if played is None:
+                why = ": it is not a card (a card is suit * 16 + rank, rank 0-12)"
+            else:
+                held = self.hands[self.to_move] >> played & 1
+                why = "" if held else f": {seat} does not hold it"
             raise IllegalPlayError(
-                f'{shown!r} may not be played in "{self}" '
-                f"(legal: {' '.join(card_str(c) for c in self.legal_moves()) or 'none'})"
+                f"'{played if played is not None else card}' may not be played in \"{self}\" "
+                f"(legal: {' '.join(card_str(c) for c in self.legal_moves()) or 'none'}){why}"
             )
+        card = played
         mover = self.to_move
         hands = list(self.hands)
         hands[mover] &= ~(1 << card)
@@ -203,10 +214,13 @@ class Position:
         nxt = Position(self.trump, winner, (hands[0], hands[1]), None, _checked=True)
         return nxt, winner, pts
 
-    def play(self, card: int) -> Position:
-        """The position after the player to move plays ``card``.
+    def play(self, card: int | str) -> Position:
+        """The position after the player to move plays ``card`` (a Card, its number or
+        its notation).
 
         Raises:
             IllegalPlayError: the card is not a legal move here.
+            NotationError: text that is not a card.
+            UsageError: an argument that is not a card at all (None, a float).
         """
         return self.step(card)[0]

@@ -61,6 +61,7 @@ from solver.klabberjass.rules import (
     legal_replies,
     seat_of,
 )
+from solver.limits import MAX_WORLDS, check_count
 from solver.protocol import Inference, check_played_unique, played_cards
 
 
@@ -314,7 +315,11 @@ class View:
 
         Returns:
             Klabberjass positions, the viewer to move, his hand as in the view.
+
+        Raises:
+            UsageError: ``n`` not a whole number from 0 to ``solver.limits.MAX_WORLDS``.
         """
+        check_count(n, "n", 0, MAX_WORLDS)
         inf = self.inference()
         rng = random.Random(seed)
         opp, _, size, known, _ = inf.hidden[0]
