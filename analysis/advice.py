@@ -5,6 +5,11 @@ consistent with his view (its game's ``view`` module), solves each world double-
 averages, for each legal card, the points his side takes from here with it, and
 counts how often the card is best in its world.
 
+In Carabin the score depends only on whether the contract is made and on the chelem,
+so a card is ranked by the share of worlds where it makes (for the bidder) or beats
+(for the others) the contract, then by the chelem (won, or stopped), then by the mean
+points; Klabberjass, which scores points, ranks by the mean.
+
 Double-dummy bias: each world is solved as if everybody saw every card, so the
 average credits the viewer with guesses he could not make at the table and never
 values a card for the information it hides or gathers; the advice is a strong,
@@ -43,8 +48,14 @@ class Advice:
         seed: the seed of the draw.
         worlds: number of worlds consistent with the view.
         moves: per legal card (text), ``mean`` points of the mover's side from here,
-            ``best_rate`` (share of worlds where the card is optimal), ``min``, ``max``.
-        best: the card with the highest mean (ties: higher best rate, then card order).
+            ``best_rate`` (share of worlds where the card is optimal), ``min``, ``max``;
+            in Carabin also ``make_rate`` and ``chelem_rate``, the shares of worlds where
+            the contract is made and where the bidder takes every trick after it.
+        best: the best card: in Klabberjass the highest mean (ties: higher best rate,
+            then card order); in Carabin the best share for the mover's side of made
+            contracts (the bidder) or failed ones (the others), then of chelems (won or
+            prevented), then the mean.
+        ranked: every legal card, best first (by the same order).
     """
 
     view: Any
@@ -53,6 +64,7 @@ class Advice:
     worlds: int
     moves: dict[str, dict[str, float]]
     best: str
+    ranked: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
         """The command line's JSON object (docs/cli.md)."""
@@ -152,10 +164,27 @@ def advise(
             "min": min(column),
             "max": max(column),
         }
-    order = sorted(
-        range(len(cards)),
-        key=lambda i: (-moves[card_str(cards[i])]["mean"], -best_counts[i], i),
-    )
+    if view.game == "carabin":
+        _carabin_rates(game, view, worlds, cards, table, moves)
+        bidder_moves = worlds[0].to_move == view.bidder
+        sign = 1 if bidder_moves else -1
+
+        def key(i: int) -> tuple:
+            m = moves[card_str(cards[i])]
+            return (
+                -sign * m["make_rate"],
+                -sign * m["chelem_rate"],
+                -m["mean"],
+                -best_counts[i],
+                i,
+            )
+
+    else:
+
+        def key(i: int) -> tuple:
+            return (-moves[card_str(cards[i])]["mean"], -best_counts[i], i)
+
+    order = sorted(range(len(cards)), key=key)
     return Advice(
         view=view,
         samples=samples,
@@ -163,4 +192,41 @@ def advise(
         worlds=view.world_count(),
         moves=moves,
         best=card_str(cards[order[0]]),
+        ranked=tuple(card_str(cards[i]) for i in order),
     )
+
+
+def _carabin_rates(
+    game: Game,
+    view: Any,
+    worlds: Sequence[Any],
+    cards: Sequence[int],
+    table: Sequence[Sequence[int]],
+    moves: dict[str, dict[str, float]],
+) -> None:
+    """Add ``make_rate`` and ``chelem_rate`` to each card's entry of ``moves``.
+
+    The bidder's final points are the completed tricks' points plus his points from here;
+    he makes the contract with more than half the points in play. Not every card is
+    dealt, so the points in play differ from world to world. A chelem needs every trick
+    so far and every point from here, and then the all-tricks search after the card.
+    """
+    (won_b, won_o), every = view.tricks_won()
+    bidder_moves = worlds[0].to_move == view.bidder
+    made = [0] * len(cards)
+    chelems = [0] * len(cards)
+    for world, row in zip(worlds, table, strict=True):
+        left = world.points_left()
+        in_play = won_b + won_o + left
+        for i, value in enumerate(row):
+            bidder = value if bidder_moves else left - value
+            made[i] += 2 * (won_b + bidder) > in_play
+            if every and bidder == left:
+                child, winner, _ = game.step(world, cards[i])
+                if winner is not None and winner != view.bidder:
+                    continue
+                chelems[i] += child.is_over or game.all_tricks(child, 0)
+    n = len(worlds)
+    for i, card in enumerate(cards):
+        moves[card_str(card)]["make_rate"] = round(made[i] / n, 4)
+        moves[card_str(card)]["chelem_rate"] = round(chelems[i] / n, 4)

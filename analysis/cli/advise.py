@@ -3,7 +3,9 @@
 The player to move is advised by PIMC: his average double-dummy points for each legal
 card over ``--samples`` worlds consistent with what he knows (the same ``--seed``,
 the same worlds, whatever ``--workers``). ``--json`` prints ``{"moves": {card:
-{"mean", ...}}, "best", "samples", ...}``; otherwise the inferences and a table.
+{"mean", ...}}, "best", "samples", ...}``; otherwise the inferences and a table. In
+Carabin the cards are ranked by the share of worlds where the contract is made (or, for
+the others, fails), then the chelem, then the mean points.
 """
 
 from __future__ import annotations
@@ -56,9 +58,15 @@ def run(args: argparse.Namespace) -> int:
     for reason in inf.reasons:
         print(f"  inferred: {reason}")
     print(f"  {result.samples} worlds drawn (seed {result.seed}) of {result.worlds} consistent")
-    for card, m in sorted(result.moves.items(), key=lambda kv: -kv[1]["mean"]):
+    for card in result.ranked:
+        m = result.moves[card]
+        rates = ""
+        if "make_rate" in m:
+            rates = (
+                f"made in {100 * m['make_rate']:.0f}%, chelem in {100 * m['chelem_rate']:.0f}%, "
+            )
         print(
-            f"  {card}: mean {m['mean']:.2f}, best in {100 * m['best_rate']:.0f}% "
+            f"  {card}: {rates}mean {m['mean']:.2f}, best in {100 * m['best_rate']:.0f}% "
             f"(min {m['min']}, max {m['max']})"
         )
     print(f"  best: {result.best}")

@@ -32,6 +32,7 @@ from solver.carabin.rules import (
     format_two_hands,
     next_hand,
     parse_two_hands,
+    points_of,
     seat_of,
     trick_winner,
 )
@@ -191,6 +192,30 @@ class View:
             _checked=True,
         )  # fmt: skip
         return Inference(position, hidden, pool, [])
+
+    def tricks_won(self) -> tuple[tuple[int, int], bool]:
+        """What the completed tricks gave: the points (bidder, others) and whether the
+        bidder won every one of them (a chelem is still possible).
+
+        >>> v = View.parse("players=3 seat=0 bidder=0 trump=S turn=2C "
+        ...                "hand=KQJ.../T987... played=AS,3H,4H")
+        >>> v.tricks_won()
+        ((4, 0), True)
+        >>> View.parse(str(v).replace("bidder=0", "bidder=2")).tricks_won()
+        ((0, 4), False)
+        """
+        won = [0, 0]
+        every = True
+        lead = 0
+        n = self.players
+        for start in range(0, len(self.played) - len(self.played) % n, n):
+            trick = self.played[start : start + n]
+            winner = (lead + trick_winner(trick, self.trump)) % n
+            side = int(winner != self.bidder)
+            won[side] += points_of(trick)
+            every = every and side == 0
+            lead = winner
+        return (won[0], won[1]), every
 
     def world_count(self) -> int:
         """Number of consistent worlds (ways to deal the unseen cards to the hidden hands)."""
