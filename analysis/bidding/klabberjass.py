@@ -33,7 +33,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver import klabberjass
-from solver.cards import RANKS, SUITS, card_str, cards_of, format_holding, make_card, suit_mask
+from solver.cards import (
+    RANKS,
+    SUITS,
+    card_count,
+    card_str,
+    cards_of,
+    cards_text,
+    format_holding,
+    make_card,
+    parse_card,
+    parse_fields,
+    parse_holding,
+    suit_mask,
+)
+from solver.errors import RulesError
 from solver.klabberjass import PACK, SEED, Rules
 from solver.klabberjass.deal import (
     Deal,
@@ -44,7 +58,7 @@ from solver.klabberjass.deal import (
     score_deal,
     sequence_points,
 )
-from solver.klabberjass.rules import PLAIN_FIELD_POINTS, TRUMP_FIELD_POINTS
+from solver.klabberjass.rules import PLAIN_FIELD_POINTS, TRUMP_FIELD_POINTS, seat_of
 from solver.klabberjass.table import TableRow, engine_solver, table_for_hands
 
 SEAT_NAMES = "ED"
@@ -532,6 +546,39 @@ class BidView:
     seat: int
     hand: int
     turn: int
+
+    KEYS = ("seat", "hand", "turn")
+
+    @classmethod
+    def parse(cls, text: str) -> BidView:
+        """Read ``seat=<E|D> hand=<six cards> turn=<card>`` (any order).
+
+        >>> str(BidView.parse("turn=qd hand=AT7.KJ9.. seat=e"))
+        'seat=E hand=AT7.KJ9.. turn=QD'
+
+        Raises:
+            NotationError: unreadable text, a missing field.
+            RulesError: not six cards of the pack, or the turn-up in the hand.
+        """
+        f = parse_fields(text, cls.KEYS, cls.KEYS, what="bidding view")
+        seat = seat_of(f["seat"], text)
+        hand = parse_holding(f["hand"], text)
+        turn = parse_card(f["turn"], text)
+        if hand & ~PACK:
+            raise RulesError(
+                f'hand={f["hand"]} in "{text}": {cards_text(hand & ~PACK)} not in the '
+                "Klabberjass pack (7 to ace)"
+            )
+        if card_count(hand) != 6:
+            raise RulesError(
+                f'hand={f["hand"]} in "{text}": a bidding hand is six cards '
+                f"(got {card_count(hand)})"
+            )
+        if not PACK >> turn & 1 or hand >> turn & 1:
+            raise RulesError(
+                f'turn={f["turn"]} in "{text}": the turn-up is a card of the pack, not in the hand'
+            )
+        return cls(seat, hand, turn)
 
     def __str__(self) -> str:
         return f"seat={SEAT_NAMES[self.seat]} hand={format_holding(self.hand)} turn={card_str(self.turn)}"

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any, NoReturn
 
-from analysis.cli import advise, bench, deal, demo, puzzles, review, solve, study, tree
+from analysis.cli import advise, bench, bid, deal, demo, puzzles, review, solve, study, tree
 from analysis.cli.common import UsageError, printable
 from solver.errors import TricklabError
 
@@ -59,6 +59,7 @@ VERBS: dict[str, ModuleType] = {
     "tree": tree,
     "review": review,
     "advise": advise,
+    "bid": bid,
     "puzzles": puzzles,
     "study": study,
     "bench": bench,

@@ -1,0 +1,79 @@
+"""``tricklab bid``: the expected net of each bid from one hand, with the play model named."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from analysis.bidding.klabberjass import BidView, net_of, sample_worlds
+from solver import klabberjass
+from solver.cards import SUITS
+
+from .helpers import assert_one_error_line
+
+KJ_VIEW = "seat=E hand=AT7.KJ9.. turn=QD"
+
+
+def test_klabberjass_options_are_the_sampled_deal_tables(cli) -> None:
+    status, out, err = cli("bid", "klabberjass", KJ_VIEW, "--samples", "6", "--seed", "3", "--json")
+    report = json.loads(out)
+    assert (status, err) == (0, "")
+    assert report["play"] == "double-dummy" and report["samples"] == 6
+    # recompute from the deals drawn: the net of each contract for E, averaged
+    view = BidView.parse(KJ_VIEW)
+    nets: dict[str, list[int]] = {}
+    for deal in sample_worlds(view, 6, random.Random(3)):
+        assert deal.hands[0] & view.hand == view.hand and deal.turn == view.turn
+        for row in klabberjass.deal_table(deal):
+            what = "take" if row.trump == view.turn >> 4 else f"name {SUITS[row.trump]}"
+            key = what if row.bidder == 0 else f"opp {what}"
+            nets.setdefault(key, []).append(net_of(row) if row.bidder == 0 else -net_of(row))
+    assert set(report["options"]) == set(nets) and len(nets) == 8
+    for key, values in nets.items():
+        assert report["options"][key]["mean"] == pytest.approx(sum(values) / 6, abs=1e-3)
+        assert report["options"][key]["n"] == 6
+        assert report["options"][key]["low"] <= report["options"][key]["mean"]
+
+
+def test_klabberjass_readable_names_the_play_model(cli) -> None:
+    status, out, _ = cli("bid", "klabberjass", KJ_VIEW, "--samples", "20")
+    assert status == 0
+    assert "double dummy" in out and "you take ♦ D" in out and "D names ♥ H" in out
+    assert cli("bid", "klabberjass", KJ_VIEW, "--samples", "20") == (status, out, "")
+
+
+def test_carabin_options(cli) -> None:
+    view = "players=3 seat=1 hand=AKQJ.../T987... turn=2C"
+    status, out, _ = cli("bid", "carabin", view, "--samples", "8", "--json")
+    options = json.loads(out)["options"]
+    assert status == 0
+    assert {"take", "chelem", "pass", "name S", "chelem S"} <= set(options)
+    # four spades in each hand, nothing else: spades are made, every other suit fails
+    assert options["name S"]["mean"] == 1.0 and options["name H"]["mean"] == -1.0
+    assert 0 <= options["pass"]["made"]["mean"] <= 1
+
+
+@pytest.mark.parametrize(
+    "game, view, named",
+    [
+        ("klabberjass", "seat=E hand=AT7.KJ.. turn=QD", "six cards"),
+        ("klabberjass", "seat=E hand=AT7.KJ9.. turn=KH", "turn-up"),
+        ("klabberjass", "seat=X hand=AT7.KJ9.. turn=QD", "invalid seat 'X'"),
+        ("klabberjass", "hand=AT7.KJ9.. turn=QD", "seat"),
+        ("klabberjass", "seat=E hand=AT2.KJ9.. turn=QD", "2S"),
+        ("carabin", "players=3 seat=4 hand=AKQJ.../T987... turn=2C", "seat"),
+        ("carabin", "players=3 seat=1 hand=AKQ.../T987... turn=2C", "four"),
+    ],
+)
+def test_bad_views(cli, game: str, view: str, named: str) -> None:
+    status, out, err = cli("bid", game, view, "--samples", "2")
+    assert_one_error_line(status, out, err, named)
+
+
+def test_players_option_is_refused(cli) -> None:
+    status, out, err = cli(
+        "bid", "carabin", "players=3 seat=1 hand=AKQJ.../T987... turn=2C", "--players", "3"
+    )
+    assert_one_error_line(status, out, err, "players=")
