@@ -25,12 +25,14 @@ slightly optimistic heuristic, not the single-dummy optimum.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 from solver.cards import card_str
+from solver.errors import TricklabError
 from solver.games import Game, get_game
 from solver.limits import MAX_SAMPLES, check_count, max_workers
 
@@ -110,6 +112,8 @@ def advise(
     seed: int | None = None,
     workers: int | None = None,
     rules: Any = None,
+    *,
+    time_limit: float | None = None,
 ) -> Advice:
     """Advise the seat to move by PIMC over ``samples`` worlds.
 
@@ -121,12 +125,16 @@ def advise(
         workers: processes to solve in (default: every core, at most four per core);
             small jobs stay in this process.
         rules: Klabberjass rules (preset name or ``Rules``), default ``seed``.
+        time_limit: seconds: the worlds are then solved one by one in this process and
+            the advice rests on those finished in time (``samples`` says how many; the
+            worlds are the first ones of the same draw).
 
     Returns:
         The mean points and best rate of every legal card.
 
     Raises:
         UsageError: ``samples`` or ``workers`` not a whole number within its bounds.
+        TricklabError: not one world solved within ``time_limit``.
     """
     check_count(samples, "samples", 1, MAX_SAMPLES)
     if workers is not None:
@@ -135,7 +143,11 @@ def advise(
     worlds = view.sample_worlds(samples, seed)
     cards = worlds[0].legal_moves()
     jobs = min(workers or os.cpu_count() or 1, max(1, samples // MIN_WORLDS_PER_WORKER))
-    if jobs <= 1:
+    rates: tuple[list[int], list[int]] | None = None
+    if time_limit is not None:
+        worlds, table, rates = _within(game, view, worlds, cards, time_limit)
+        samples = len(worlds)
+    elif jobs <= 1:
         table = world_values(game, worlds, cards)
     else:
         size = -(-samples // jobs)
@@ -165,7 +177,10 @@ def advise(
             "max": max(column),
         }
     if view.game == "carabin":
-        _carabin_rates(game, view, worlds, cards, table, moves)
+        made, chelems = rates or _carabin_counts(game, view, worlds, cards, table)
+        for i, card in enumerate(cards):
+            moves[card_str(card)]["make_rate"] = round(made[i] / samples, 4)
+            moves[card_str(card)]["chelem_rate"] = round(chelems[i] / samples, 4)
         bidder_moves = worlds[0].to_move == view.bidder
         sign = 1 if bidder_moves else -1
 
@@ -196,15 +211,58 @@ def advise(
     )
 
 
-def _carabin_rates(
+def _engine_core(game: Game) -> Any:
+    """The compiled search context the game's engine uses by default."""
+    if game.name == "klabberjass":
+        from solver.klabberjass import engine as klabberjass_engine
+
+        return klabberjass_engine.core()
+    from solver.carabin import engine as carabin_engine
+
+    return carabin_engine.core()
+
+
+def _within(
+    game: Game, view: Any, worlds: list[Any], cards: list[int], seconds: float
+) -> tuple[list[Any], list[list[int]], tuple[list[int], list[int]] | None]:
+    """The worlds solved, one by one, before ``seconds`` have passed: those worlds,
+    their rows and (Carabin) the made and chelem counts."""
+    deadline = time.monotonic() + seconds
+    core = _engine_core(game)
+    done: list[Any] = []
+    table: list[list[int]] = []
+    made, chelems = [0] * len(cards), [0] * len(cards)
+    for world in worlds:
+        core.set_time_limit(max(0.0, deadline - time.monotonic()))
+        try:
+            row = world_values(game, [world], cards)
+            if view.game == "carabin":
+                m, c = _carabin_counts(game, view, [world], cards, row)
+        except TimeoutError:
+            break
+        finally:
+            core.set_time_limit(None)
+        done.append(world)
+        table.extend(row)
+        if view.game == "carabin":
+            made = [a + b for a, b in zip(made, m, strict=True)]
+            chelems = [a + b for a, b in zip(chelems, c, strict=True)]
+    if not done:
+        raise TricklabError(
+            f"no world was solved within the time limit ({seconds:g} s): allow more time"
+        )
+    return done, table, (made, chelems) if view.game == "carabin" else None
+
+
+def _carabin_counts(
     game: Game,
     view: Any,
     worlds: Sequence[Any],
     cards: Sequence[int],
     table: Sequence[Sequence[int]],
-    moves: dict[str, dict[str, float]],
-) -> None:
-    """Add ``make_rate`` and ``chelem_rate`` to each card's entry of ``moves``.
+) -> tuple[list[int], list[int]]:
+    """For each card, in how many of ``worlds`` the contract is made and the bidder
+    takes every trick after it.
 
     The bidder's final points are the completed tricks' points plus his points from here;
     he makes the contract with more than half the points in play. Not every card is
@@ -226,7 +284,4 @@ def _carabin_rates(
                 if winner is not None and winner != view.bidder:
                     continue
                 chelems[i] += child.is_over or game.all_tricks(child, 0)
-    n = len(worlds)
-    for i, card in enumerate(cards):
-        moves[card_str(card)]["make_rate"] = round(made[i] / n, 4)
-        moves[card_str(card)]["chelem_rate"] = round(chelems[i] / n, 4)
+    return made, chelems

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from analysis.advice import advise
-from analysis.cli.common import add_game, add_rules, count, game_of, read, whole
+from analysis.cli.common import add_game, add_rules, count, game_of, read, seconds, whole
 from solver.limits import MAX_SAMPLES, max_workers
 
 HELP = "single-dummy advice (PIMC) from one player's view"
@@ -42,6 +43,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--workers", type=_WORKERS, default=None, help="processes (default: all cores)"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--time-limit",
+        type=seconds,
+        default=None,
+        metavar="SECONDS",
+        help="solve the worlds one by one and stop after SECONDS: the advice then rests "
+        "on the worlds finished (a note on stderr says how many)",
+    )
     add_rules(parser)
 
 
@@ -49,7 +58,15 @@ def run(args: argparse.Namespace) -> int:
     """Run ``tricklab advise``."""
     game = game_of(args)
     view = read(game, args.view, game.parse_view)
-    result = advise(view, args.samples, args.seed, args.workers, game.rules)
+    result = advise(
+        view, args.samples, args.seed, args.workers, game.rules, time_limit=args.time_limit
+    )
+    if result.samples < args.samples:
+        print(
+            f"tricklab: note: the time limit ({args.time_limit:g} s) ran out: the advice "
+            f"rests on {result.samples} of the {args.samples} worlds drawn",
+            file=sys.stderr,
+        )
     if args.json:
         print(json.dumps(result.to_json()))
         return 0

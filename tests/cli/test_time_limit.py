@@ -118,3 +118,25 @@ def test_bench_carabin_counts_searches_over_the_limit(cli) -> None:
         "--json",
     )
     assert json.loads(out)["make"]["over_limit"] == 0
+
+
+def test_advise_out_of_time_says_how_many_worlds(cli) -> None:
+    view = "players=5 seat=1 bidder=0 trump=H turn=2C hand=AKQJ.../T987... played=5H"
+    status, out, err = cli(
+        "advise",
+        "carabin",
+        view,
+        "--samples",
+        "5000",
+        "--seed",
+        "1",
+        "--time-limit",
+        "0.3",
+        "--json",
+    )
+    used = json.loads(out)["samples"]
+    assert status == 0 and 1 <= used < 5000
+    assert err == (
+        "tricklab: note: the time limit (0.3 s) ran out: the advice rests on "
+        f"{used} of the 5000 worlds drawn\n"
+    )

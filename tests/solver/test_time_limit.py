@@ -113,3 +113,21 @@ def test_klabberjass_under_a_limit() -> None:
     with pytest.raises(TricklabError, match="time limit"):
         game.deal_table(deal, time_limit=1e-9)
     assert game.deal_table(deal, time_limit=30).to_json() == game.deal_table(deal).to_json()
+
+
+def test_advice_within_a_limit_rests_on_a_prefix_of_the_draw() -> None:
+    from analysis.advice import advise
+
+    view = carabin.View.parse(
+        "players=5 seat=1 bidder=0 trump=H turn=2C hand=AKQJ.../T987... played=5H"
+    )
+    part = advise(view, 200, seed=4, workers=1, time_limit=0.3)
+    assert 1 <= part.samples <= 200
+    whole = advise(view, part.samples, seed=4, workers=1)
+    assert (part.moves, part.best, part.ranked) == (whole.moves, whole.best, whole.ranked)
+    with pytest.raises(TricklabError, match="no world was solved"):
+        advise(view, 10, seed=4, workers=1, time_limit=1e-9)
+    kview = klabberjass.View.parse("seat=E trump=H turn=JH hand=AT9.KQ.A.AT played=7S,8D")
+    assert advise(kview, 30, seed=2, workers=1, time_limit=60) == advise(
+        kview, 30, seed=2, workers=1
+    )
