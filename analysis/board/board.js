@@ -129,7 +129,7 @@ export function mount(root, backend) {
       const bidder = state.bidder === s.seat ? " (bidder)" : "";
       return el("div", { class: "panel seat" + (moving ? " to-move" : ""), "data-seat": s.seat },
         el("div", {}, el("span", { class: "label" }, (state.game === "carabin" ? "seat " : "") + s.seat + bidder),
-          ` \u00b7 ${s.side} \u00b7 tricks `, el("span", { class: "tricks" }, s.tricks), moving ? " \u00b7 to play" : ""),
+          (s.side === s.seat ? "" : ` \u00b7 ${s.side}`) + " \u00b7 tricks ", el("span", { class: "tricks" }, s.tricks), moving ? " \u00b7 to play" : ""),
         hands);
     }));
   }

@@ -78,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
         server = BoardServer(board, args.port)
     except OSError as err:
         raise UsageError(f"cannot listen on 127.0.0.1:{args.port}: {err.strerror}") from None
+    board.to_json()  # solve the start now, so that the page's first request is answered at once
     with server:
         print(server.url, flush=True)
         print("tricklab: serving the board; Ctrl-C stops", file=sys.stderr, flush=True)
