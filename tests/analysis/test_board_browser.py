@@ -188,3 +188,128 @@ def test_the_self_contained_file_plays_back_offline(page: Any, tmp_path: Path) -
     _settle(page)
     assert page.inner_text("h3").endswith("the play is over")
     page.screenshot(path=str(tmp_path / "board-file.png"), full_page=True)
+
+
+# ---------------------------------------------------------------------- JupyterLab
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_the_widget_in_jupyterlab(page: Any, tmp_path: Path) -> None:
+    """A notebook with the widget, in a real JupyterLab: the view shows the engine's
+    values, a click plays, and Python reads the move back from ``board.history``."""
+    pytest.importorskip("jupyterlab", reason="JupyterLab is not installed (the notebooks extra)")
+    pytest.importorskip("anywidget", reason="anywidget is not installed (the analysis extra)")
+    import json
+    import os
+    import secrets
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    root = Path(__file__).resolve().parents[2]
+    cells = [
+        f"from analysis.board import Board\nboard = Board({KLAB_DEAL!r})",
+        "board",
+        "print('history', ' '.join(map(str, board.history)), '|', board.position)",
+    ]
+    notebook = {
+        "cells": [
+            {
+                "cell_type": "code",
+                "execution_count": None,
+                "metadata": {},
+                "outputs": [],
+                "source": c,
+            }
+            for c in cells
+        ],
+        "metadata": {
+            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    (tmp_path / "board.ipynb").write_text(json.dumps(notebook))
+    port, token = _free_port(), secrets.token_hex(16)
+    env = {**os.environ, "PYTHONPATH": str(root), "JUPYTER_CONFIG_DIR": str(tmp_path / "cfg")}
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            "--expose-app-in-browser",
+            f"--ServerApp.port={port}",
+            "--ServerApp.ip=127.0.0.1",
+            f"--IdentityProvider.token={token}",
+            f"--ServerApp.root_dir={tmp_path}",
+            "--ServerApp.port_retries=0",
+            "--LabApp.news_url=None",
+            "--ServerApp.allow_root=True",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        cwd=tmp_path,
+    )
+    try:
+        for _ in range(120):
+            try:
+                urllib.request.urlopen(
+                    f"http://127.0.0.1:{port}/api/status?token={token}", timeout=2
+                )
+                break
+            except OSError:
+                time.sleep(0.5)
+        page.set_default_timeout(120_000)
+        page.goto(f"http://127.0.0.1:{port}/lab/tree/board.ipynb?token={token}")
+        page.wait_for_function("() => window.jupyterapp && document.querySelector('.jp-Notebook')")
+        page.wait_for_function(
+            "() => { const w = window.jupyterapp.shell.currentWidget;"
+            " return w && w.sessionContext && w.sessionContext.session"
+            " && w.sessionContext.session.kernel && w.sessionContext.session.kernel.status === 'idle'; }"
+        )
+        page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        page.wait_for_selector(".tlb button.card.legal")
+        game = get_game("klabberjass")
+        start = game.parse_start(KLAB_DEAL)
+        expected = {card_str(c): str(v) for c, v in game.move_values(start).items()}
+        page.wait_for_function(
+            "() => document.querySelectorAll('.tlb button.card.legal').length > 0"
+        )
+        assert _shown(page) == expected
+        card = max(expected, key=lambda c: int(expected[c]))
+        page.click(f'.tlb button.card[data-card="{card}"]')
+        after = game.play(start, parse_card(card))
+        page.wait_for_function(
+            "(text) => { const p = document.querySelector('.tlb [data-role=position]');"
+            " return p && p.textContent === text; }",
+            arg=str(after),
+        )
+        expected = {card_str(c): str(v) for c, v in game.move_values(after).items()}
+        assert _shown(page) == expected
+        # Python sees the card played in the view: run the last cell again
+        page.evaluate(
+            "() => { const nb = window.jupyterapp.shell.currentWidget.content;"
+            " nb.activeCellIndex = 2;"
+            " return window.jupyterapp.commands.execute('notebook:run-cell'); }"
+        )
+        page.wait_for_function(
+            "(card) => [...document.querySelectorAll('.jp-OutputArea-output')]"
+            ".some((o) => o.textContent.includes('history ' + card + ' |'))",
+            arg=card,
+        )
+        outputs = page.inner_text(".jp-Notebook")
+        assert f"history {card} | {after}" in outputs
+        page.screenshot(path=str(tmp_path / "board-jupyterlab.png"), full_page=True)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
