@@ -371,15 +371,11 @@ class BoardState:
             winner, pts = self._steps[i]
             if winner is None:
                 continue
-            size = 2 if self.game.name == "klabberjass" else _players(self.start)
-            cards = []
-            for j in range(i - size + 1, i + 1):
-                cards.append(
-                    {
-                        "seat": self.game.seat_label(self._positions[j].to_move),
-                        "card": card_str(self.line[j]),
-                    }
-                )
+            before = self._positions[i]  # the trick as it lay, then the card that ended it
+            cards = _trick(self.game, before)
+            cards.append(
+                {"seat": self.game.seat_label(before.to_move), "card": card_str(self.line[i])}
+            )
             return {"cards": cards, "won_by": self.game.seat_label(winner), "points": pts}
         return None
 

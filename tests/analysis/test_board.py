@@ -445,3 +445,29 @@ def test_the_widget_plays_from_the_view_and_from_python() -> None:
     carabin = Board(CARABIN_3)
     assert carabin.board.game.name == "carabin"
     assert str(carabin.position) == str(_game("carabin", CARABIN_3).parse_start(CARABIN_3))
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("klabberjass", "trump=H lead=D E=KQ.7.. D=.8.A. trick=9S"),
+        ("carabin", "trump=H bidder=0 lead=1 next=L 0=A.../K... 1=.../Q... 2=3.../4... trick=2S"),
+    ],
+)
+def test_the_last_trick_includes_cards_led_before_the_start(name: str, text: str) -> None:
+    game = get_game(name)
+    board = BoardState.from_text(game, text)
+    assert board.to_json()["last_trick"] is None
+    pos = board.position
+    expected = [{"seat": t["seat"], "card": t["card"]} for t in board.to_json()["trick"]]
+    while True:
+        card = next(iter(board.moves()))
+        expected.append({"seat": game.seat_label(pos.to_move), "card": card_str(card)})
+        nxt, winner, points = game.step(pos, card)
+        board.play(card)
+        pos = nxt
+        if winner is not None:
+            break
+    last = board.to_json()["last_trick"]
+    assert last == {"cards": expected, "won_by": game.seat_label(winner), "points": points}
+    assert len(expected) == len(game.parse_start(text).hands)
