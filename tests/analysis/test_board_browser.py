@@ -151,6 +151,13 @@ def test_play_by_clicking_undo_and_a_refused_card(
         page.click("[data-role=jump-trick] >> nth=0")
         _settle(page)
         _check(page, game, [], text, losses=True)
+        # copy the position: the clipboard holds its notation
+        page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+        page.click("[data-role=copy]")
+        page.wait_for_function(
+            "() => document.querySelector('[data-role=copy]').textContent === 'copied'"
+        )
+        assert page.evaluate("() => navigator.clipboard.readText()") == str(game.parse_start(text))
         page.screenshot(path=str(tmp_path / f"board-{name}.png"), full_page=True)
         assert (tmp_path / f"board-{name}.png").stat().st_size > 10_000
 
