@@ -16,6 +16,7 @@ from types import ModuleType
 from typing import Any, NoReturn
 
 from analysis.cli import advise, bench, bid, deal, demo, puzzles, review, solve, study, tree
+from analysis.cli import board as board_verb
 from analysis.cli.common import UsageError, printable
 from solver.errors import TricklabError
 
@@ -32,6 +33,8 @@ EXTRAS: dict[str, str] = {
         "ortools",
         "dask",
         "distributed",
+        "anywidget",
+        "traitlets",
     )
 }
 
@@ -63,6 +66,7 @@ VERBS: dict[str, ModuleType] = {
     "puzzles": puzzles,
     "study": study,
     "bench": bench,
+    "board": board_verb,
 }
 
 # A field (trump=H), a holding (AJ9.K7..T87, Carabin A.../K...) or a card (AS, 10h).

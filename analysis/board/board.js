@@ -1,0 +1,304 @@
+// The analysis board's front end: one module for the served page, the self-contained
+// HTML file and the JupyterLab widget (anywidget). It draws a state (BoardState.to_json
+// in analysis/board/state.py) and sends actions to a backend:
+//   backend.state()      -> Promise<state>
+//   backend.act(action)  -> Promise<{state, error}>   (action: {action: "play", card} ...)
+// Every value drawn comes from the state the backend returned last; while an action is
+// on its way the values are hidden, and a refused action redraws the backend's state.
+
+const SUITS = { S: ["\u2660", "black"], H: ["\u2665", "red"], D: ["\u2666", "red"], C: ["\u2663", "black"] };
+
+const CSS = `
+.tlb { font-family: system-ui, sans-serif; font-size: 14px; color: #222; max-width: 980px; }
+.tlb h3 { margin: 0.2em 0; font-size: 16px; }
+.tlb .row { display: flex; flex-wrap: wrap; gap: 10px; align-items: flex-start; }
+.tlb .panel { border: 1px solid #ccc; border-radius: 6px; padding: 6px 8px; margin: 4px 0; background: #fafafa; }
+.tlb .seat.to-move { border-color: #2a7; box-shadow: 0 0 0 2px #2a7 inset; }
+.tlb .seat .label { font-weight: bold; }
+.tlb .hand { margin: 3px 0; white-space: nowrap; }
+.tlb .hand.idle { opacity: 0.55; }
+.tlb .hand .kind { display: inline-block; width: 1.2em; color: #666; }
+.tlb .suit { display: inline-block; margin-right: 6px; }
+.tlb .red { color: #c00; }
+.tlb .black { color: #111; }
+.tlb button.card { font: inherit; font-weight: bold; min-width: 2.1em; padding: 2px 3px; margin: 1px;
+  border: 1px solid #bbb; border-radius: 4px; background: #fff; cursor: pointer; vertical-align: top; }
+.tlb button.card.legal { border-color: #2a7; background: #efffef; }
+.tlb button.card.best { background: #c8f5c8; }
+.tlb button.card .val { display: block; font-size: 11px; font-weight: normal; color: #333; }
+.tlb button.card .val.lose { color: #c00; }
+.tlb[data-busy="1"] .val, .tlb[data-busy="1"] .num { visibility: hidden; }
+.tlb .trick .card, .tlb .pv .card, .tlb .line .card { display: inline-block; font-weight: bold; margin-right: 5px; white-space: nowrap; }
+.tlb .who { font-weight: normal; color: #777; font-size: 11px; margin-right: 1px; }
+.tlb .controls button { margin: 2px; }
+.tlb .error { color: #c00; min-height: 1.2em; }
+.tlb code.position { display: inline-block; word-break: break-all; background: #f0f0f0; padding: 2px 4px; }
+.tlb table.score td, .tlb table.score th { padding: 1px 8px; text-align: right; }
+.tlb .line .trick-row { cursor: pointer; }
+.tlb .line .future { opacity: 0.45; }
+.tlb .line .lost { color: #c00; }
+.tlb .line .here { outline: 2px solid #2a7; }
+`;
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "onclick") node.addEventListener("click", v);
+    else if (k === "class") node.className = v;
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+function who(seat) { return el("span", { class: "who" }, seat); }
+function suitOf(card) { return card[card.length - 1]; }
+function rankOf(card) { return card.slice(0, -1); }
+function cardText(card) {
+  const [sym, colour] = SUITS[suitOf(card)];
+  return el("span", { class: colour }, rankOf(card), sym);
+}
+
+// Mount a board on a DOM element; returns {set(state), refresh()}.
+export function mount(root, backend) {
+  let state = null;
+  let error = "";
+  let busy = false;
+  let showLoss = false;
+  root.classList.add("tlb");
+  root.replaceChildren();
+  const style = el("style", {}, CSS);
+  const body = el("div");
+  root.append(style, body);
+
+  async function act(action) {
+    if (busy) return;
+    busy = true;
+    root.dataset.busy = "1";
+    try {
+      const answer = await backend.act(action);
+      state = answer.state;
+      error = answer.error || "";
+    } catch (e) {
+      error = String((e && e.message) || e);
+      try { state = await backend.state(); } catch (e2) { state = null; }
+    }
+    busy = false;
+    root.dataset.busy = "";
+    draw();
+  }
+
+  function hand(seat, cards, kind, active, idle) {
+    const moves = {};
+    if (active) for (const m of state.moves) moves[m.card] = m;
+    const bySuit = { S: [], H: [], D: [], C: [] };
+    for (const c of cards) bySuit[suitOf(c)].push(c);
+    const suits = ["S", "H", "D", "C"].map((s) => {
+      const [sym, colour] = SUITS[s];
+      const buttons = bySuit[s].map((c) => {
+        const m = moves[c];
+        const cls = ["card", colour, m ? "legal" : "", m && m.best ? "best" : ""].join(" ");
+        const shown = m ? (showLoss ? (m.loss ? "\u2212" + m.loss : "0") : String(m.value)) : null;
+        return el(
+          "button",
+          { class: cls, "data-card": c, "data-seat": seat, title: m ? `${c}: ${m.value} points for ${state.mover_side}, loses ${m.loss}` : c,
+            onclick: () => act({ action: "play", card: c }) },
+          rankOf(c),
+          m ? el("span", { class: "val" + (m.loss ? " lose" : ""), "data-value": m.value, "data-loss": m.loss }, shown) : null,
+        );
+      });
+      return el("span", { class: "suit" }, el("span", { class: colour }, sym), buttons.length ? buttons : "\u2014");
+    });
+    return el("div", { class: "hand" + (idle ? " idle" : ""), "data-hand": kind || "" },
+      kind ? el("span", { class: "kind" }, kind) : null, suits);
+  }
+
+  function seats() {
+    return el("div", { class: "row seats" }, state.seats.map((s) => {
+      const moving = s.seat === state.to_move;
+      const kinds = s.hands.length === 2 ? ["L", "R"] : [null];
+      const hands = s.hands.map((cards, i) => {
+        const kind = kinds[i];
+        const active = moving && (kind === null || kind === state.hand);
+        return hand(s.seat, cards, kind, active, kind !== null && kind !== state.hand);
+      });
+      const bidder = state.bidder === s.seat ? " (bidder)" : "";
+      return el("div", { class: "panel seat" + (moving ? " to-move" : ""), "data-seat": s.seat },
+        el("div", {}, el("span", { class: "label" }, (state.game === "carabin" ? "seat " : "") + s.seat + bidder),
+          (s.side === s.seat ? "" : ` \u00b7 ${s.side}`) + " \u00b7 tricks ", el("span", { class: "tricks" }, s.tricks), moving ? " \u00b7 to play" : ""),
+        hands);
+    }));
+  }
+
+  function trick() {
+    const cards = state.trick.map((t) => el("span", { class: "card" }, who(t.seat), cardText(t.card)));
+    const parts = [el("b", {}, "Trick: "), cards.length ? cards : "\u2014"];
+    if (state.last_trick) {
+      const lt = state.last_trick;
+      parts.push(el("span", { class: "last" }, " \u00b7 last trick ",
+        lt.cards.map((t) => el("span", { class: "card" }, who(t.seat), cardText(t.card))),
+        `won by ${lt.won_by} (${lt.points})`));
+    }
+    return el("div", { class: "panel trick", "data-role": "trick" }, parts);
+  }
+
+  function score() {
+    const rows = state.sides.map((s) => el("tr", { "data-side": s }, el("th", {}, s),
+      el("td", { class: "num", "data-role": "points" }, state.points[s]),
+      el("td", { class: "num", "data-role": "value" }, state.value[s]),
+      el("td", { class: "num", "data-role": "projected" }, state.projected[s])));
+    return el("table", { class: "score" },
+      el("tr", {}, el("th", {}), el("th", {}, "taken"), el("th", {}, "from here"), el("th", {}, "projected")), rows);
+  }
+
+  function controls() {
+    const b = (label, action, enabled, role) => el("button", { disabled: !enabled || busy, "data-role": role, onclick: () => act(action) }, label);
+    const lineEnd = state.line.length;
+    return el("div", { class: "controls" },
+      b("\u00ab start", { action: "jump", ply: 0 }, state.ply > 0, "start"),
+      b("\u21b6 undo", { action: "undo" }, state.can_undo, "undo"),
+      b("\u21b7 redo", { action: "redo" }, state.can_redo, "redo"),
+      b("end of line \u00bb", { action: "jump", ply: lineEnd }, state.ply < lineEnd, "end"),
+      b("\u2605 play the best card", { action: "best" }, !state.over, "best"),
+      el("label", {}, el("input", { type: "checkbox", "data-role": "show-loss", checked: showLoss,
+        onclick: (e) => { showLoss = e.target.checked; draw(); } }), " show losses"),
+    );
+  }
+
+  function position() {
+    const code = el("code", { class: "position", "data-role": "position" }, state.position);
+    const copy = el("button", { "data-role": "copy", onclick: async () => {
+      try { await navigator.clipboard.writeText(state.position); copy.textContent = "copied"; }
+      catch (e) { const r = document.createRange(); r.selectNodeContents(code); const s = getSelection(); s.removeAllRanges(); s.addRange(r); copy.textContent = "selected: press Ctrl-C"; }
+    } }, "copy position");
+    return el("div", { class: "panel" }, el("b", {}, "Position: "), code, " ", copy);
+  }
+
+  function line() {
+    const tricks = [];
+    for (const p of state.line) {
+      if (!tricks[p.trick - 1]) tricks[p.trick - 1] = [];
+      tricks[p.trick - 1].push(p);
+    }
+    const critical = new Set(state.critical.map((c) => c.ply));
+    const rows = tricks.filter(Boolean).map((cards) => {
+      const first = cards[0].ply - 1;
+      const last = cards[cards.length - 1];
+      return el("div", { class: "trick-row", "data-trick": cards[0].trick },
+        el("a", { href: "#", "data-role": "jump-trick", onclick: (e) => { e.preventDefault(); act({ action: "jump", ply: first }); } }, `${cards[0].trick}.`),
+        " ",
+        cards.map((p) => el("span", {
+          class: "card" + (p.ply > state.ply ? " future" : "") + (p.loss ? " lost" : "") + (p.ply === state.ply ? " here" : ""),
+          "data-ply": p.ply, title: p.loss ? `loses ${p.loss}; best ${p.best.join(" ")}` : "optimal",
+          onclick: () => act({ action: "jump", ply: p.ply }),
+        }, who(p.seat), cardText(p.card), p.loss ? ` (\u2212${p.loss})` : "", critical.has(p.ply - 1) ? "!" : "", " ")),
+        last.won_by ? ` \u2192 ${last.won_by} +${last.points}` : "");
+    });
+    return el("div", { class: "panel line", "data-role": "line" }, el("b", {}, "Line played "),
+      el("span", {}, `(card ${state.ply} of ${state.line.length}; ! critical decision, \u2212n points lost)`),
+      rows.length ? rows : el("div", {}, "no card yet"));
+  }
+
+  function pv() {
+    return el("div", { class: "panel pv", "data-role": "pv" }, el("b", {}, "Principal variation: "),
+      state.pv.length ? state.pv.map((p) => el("span", { class: "card" }, who(p.seat), cardText(p.card))) : "\u2014");
+  }
+
+  function criticalPanel() {
+    const items = state.critical.map((c) => el("li", { "data-ply": c.ply },
+      `card ${c.ply + 1}: ${c.seat} must play ${c.optimal.join("/")} (the next best loses ${c.margin})`,
+      c.played ? (c.loss ? ` \u2014 played ${c.played}, lost ${c.loss}` : ` \u2014 played ${c.played}`) : " \u2014 now"));
+    return el("div", { class: "panel", "data-role": "critical" }, el("b", {}, "Critical decisions on this line"),
+      items.length ? el("ul", {}, items) : el("div", {}, "none so far"));
+  }
+
+  function draw() {
+    if (!state) {
+      body.replaceChildren(el("div", { class: "error", "data-role": "error" }, error || "no board"));
+      return;
+    }
+    const trump = SUITS[state.trump];
+    const head = [state.game === "carabin" ? "Carabin" : "Klabberjass", " \u00b7 trump ", el("span", { class: trump[1] }, trump[0])];
+    if (state.game === "carabin") head.push(` \u00b7 bidder ${state.bidder} \u00b7 ${state.hand} trick`);
+    head.push(state.over ? " \u00b7 the play is over" : ` \u00b7 ${state.to_move} to play (${state.mover_side})`);
+    body.replaceChildren(
+      el("h3", {}, head),
+      el("div", { class: "error", "data-role": "error" }, error),
+      el("div", { class: "row" }, el("div", { class: "panel" }, score()), controls()),
+      seats(), trick(), pv(), position(), line(), criticalPanel(),
+    );
+  }
+
+  backend.state().then((s) => { state = s; draw(); }, (e) => { error = String((e && e.message) || e); draw(); });
+  return {
+    set(s) { state = s; error = ""; draw(); },
+  };
+}
+
+// The served page: a JSON API on the same origin, with the page's token on every request.
+export function httpBackend(token) {
+  async function call(path, init) {
+    const r = await fetch(path, { ...init, headers: { "X-Tricklab-Token": token, "Content-Type": "application/json" } });
+    const data = await r.json();
+    if (!data.state && data.error) throw new Error(data.error);
+    return data;
+  }
+  return {
+    state: async () => (await call("api/state", { method: "GET" })).state,
+    act: (action) => call("api/act", { method: "POST", body: JSON.stringify(action) }),
+  };
+}
+
+// The self-contained file: the states of one line, played back without a server.
+export function staticBackend(states) {
+  let i = 0;
+  const answer = (error) => Promise.resolve({ state: states[i], error: error || "" });
+  return {
+    state: () => Promise.resolve(states[i]),
+    act(a) {
+      const s = states[i];
+      if (a.action === "play") {
+        const next = s.line[s.ply];
+        if (next && next.card === a.card && i + 1 < states.length) { i += 1; return answer(); }
+        const legal = s.moves.map((m) => m.card);
+        if (!legal.includes(a.card)) return answer(`'${a.card}' may not be played (legal: ${legal.join(" ") || "none"})`);
+        return answer(`${a.card} leaves the analysed line: this file holds the optimal line only (tricklab board serves every line)`);
+      }
+      if (a.action === "undo" && i > 0) { i -= 1; return answer(); }
+      if ((a.action === "redo" || a.action === "best") && i + 1 < states.length) { i += 1; return answer(); }
+      if (a.action === "jump" && a.ply >= 0 && a.ply < states.length) { i = a.ply; return answer(); }
+      return answer(`nothing to ${a.action} here`);
+    },
+  };
+}
+
+// The JupyterLab widget (anywidget): the state is a JSON string trait; actions go to
+// Python as custom messages and come back as {id, state, error}.
+function widgetBackend(model) {
+  let next = 0;
+  const waiting = new Map();
+  model.on("msg:custom", (msg) => {
+    const done = waiting.get(msg.id);
+    if (done) { waiting.delete(msg.id); done({ state: JSON.parse(msg.state), error: msg.error || "" }); }
+  });
+  return {
+    state: () => Promise.resolve(JSON.parse(model.get("state"))),
+    act(action) {
+      const id = ++next;
+      return new Promise((resolve) => { waiting.set(id, resolve); model.send({ ...action, id }); });
+    },
+  };
+}
+
+export default {
+  render({ model, el: root }) {
+    const board = mount(root, widgetBackend(model));
+    const changed = () => board.set(JSON.parse(model.get("state")));
+    model.on("change:state", changed);
+    return () => model.off("change:state", changed);
+  },
+};

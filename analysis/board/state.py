@@ -1,0 +1,434 @@
+"""The analysis board's model: a line of play through one deal, every value from the engine.
+
+A :class:`BoardState` holds a start position and a *line* of cards played from it, with
+a cursor (``ply``, the number of cards of the line in effect): :meth:`~BoardState.play`
+plays a card at the cursor (dropping the rest of the line if it differs from the card
+the line had there), :meth:`~BoardState.undo` and :meth:`~BoardState.redo` move the
+cursor along the line, :meth:`~BoardState.jump` puts it anywhere on the line and
+:meth:`~BoardState.best` plays the next card of the principal variation.
+
+Every number comes from the game's engine (:mod:`solver.games`): the legal cards of the
+player to move with their double-dummy values (``game.move_values``: the points of the
+mover's side from here with that card) and their *loss* against the best card, the
+principal variation from here, the points each side has taken so far and what it takes
+under optimal play from here. Values are kept by position, so moving back and forth
+costs nothing, and the engines keep one transposition table per process.
+
+>>> board = BoardState.from_text("klabberjass", "trump=H lead=E E=A.7.. D=K.8..")
+>>> board.moves()
+{AS: 15, 7H: 25}
+>>> board.losses()
+{AS: 10, 7H: 0}
+>>> board.principal_variation()
+[7H, 8H, KS, AS]
+>>> board.play("AS").play("KS").points()
+(15, 0)
+>>> str(board.position)
+'trump=H lead=E E=.7.. D=.8..'
+>>> board.undo().undo().best().history
+[7H]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from solver.cards import CARDS, Card, card_str, parse_card
+from solver.errors import IllegalPlayError, NotationError, RulesError
+from solver.games import Game, get_game
+
+
+def guess_game(text: str) -> str:
+    """The game a position or deal belongs to, by its seat fields (``E``/``D``: Klabberjass).
+
+    >>> guess_game("trump=H lead=E E=A... D=K..."), guess_game("0=A.../K... 1=.../Q...")
+    ('klabberjass', 'carabin')
+    """
+    keys = {tok.partition("=")[0].upper() for tok in text.split()}
+    return "klabberjass" if keys & {"E", "D"} else "carabin"
+
+
+def _card(card: int | str) -> Card:
+    if isinstance(card, str):
+        return parse_card(card)
+    if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 64:
+        c = CARDS[card]
+        if c is not None:
+            return c
+    raise NotationError(f"invalid card {card!r}")
+
+
+def _order(cards: Iterable[int]) -> list[Card]:
+    """Spades first, high to low: the order cards are listed everywhere."""
+    return [CARDS[c] for c in sorted(cards, key=lambda c: (c >> 4, -(c & 15)))]  # type: ignore[misc]
+
+
+class BoardState:
+    """A line of play through a position, with the engine's values at every step.
+
+    Args:
+        game: the game (:func:`solver.games.get_game`).
+        start: the first position (``game.parse_start`` reads a position, or a deal with
+            its contract).
+
+    Attributes:
+        game: the game.
+        start: the first position.
+        line: every card of the line, the ones undone included.
+        ply: how many cards of the line are in effect.
+    """
+
+    def __init__(self, game: Game, start: Any) -> None:
+        self.game = game
+        self.start = start
+        self.line: list[Card] = []
+        self.ply = 0
+        # positions[i]: the position after i cards of the line; steps[i]: (winner, points)
+        # of the card that led to positions[i + 1]
+        self._positions: list[Any] = [start]
+        self._steps: list[tuple[int | None, int]] = []
+        self._moves: dict[str, dict[int, int]] = {}
+        self._pv: dict[str, list[Card]] = {}
+
+    @classmethod
+    def from_text(cls, game: str | Game, text: str, rules: Any = None) -> BoardState:
+        """A board from a position, or a deal with its contract (``trump=``, and
+        ``bidder=`` for Carabin).
+
+        Raises:
+            NotationError, RulesError: text that does not parse (the message quotes it).
+        """
+        g = get_game(game, rules) if isinstance(game, str) else game
+        return cls(g, g.parse_start(text))
+
+    # ------------------------------------------------------------------ the cursor
+    @property
+    def position(self) -> Any:
+        """The current position (``str()`` gives its notation)."""
+        return self._positions[self.ply]
+
+    @property
+    def history(self) -> list[Card]:
+        """The cards played to reach the current position."""
+        return self.line[: self.ply]
+
+    def play(self, card: int | str) -> BoardState:
+        """Play a card of the player to move (text like ``AS`` or a card number).
+
+        Raises:
+            NotationError: not a card.
+            IllegalPlayError: the card may not be played here (the board is unchanged).
+        """
+        c = _card(card)
+        pos = self.position
+        if pos.is_over or not pos.legal_set() >> c & 1:
+            legal = " ".join(card_str(x) for x in pos.legal_moves()) or "none"
+            raise IllegalPlayError(
+                f"'{card_str(c)}' may not be played in \"{self.game.key(pos)}\" (legal: {legal})"
+            )
+        if self.ply < len(self.line) and self.line[self.ply] == c:
+            self.ply += 1
+            return self
+        self.cut()
+        nxt, winner, points = self.game.step(pos, c)
+        self.line.append(c)
+        self._positions.append(nxt)
+        self._steps.append((winner, points))
+        self.ply += 1
+        return self
+
+    def cut(self) -> BoardState:
+        """Drop the cards of the line after the cursor (what :meth:`redo` would replay)."""
+        del self.line[self.ply :]
+        del self._positions[self.ply + 1 :]
+        del self._steps[self.ply :]
+        return self
+
+    def undo(self) -> BoardState:
+        """Take back the last card (it stays on the line for :meth:`redo`).
+
+        Raises:
+            RulesError: no card to take back.
+        """
+        if self.ply == 0:
+            raise RulesError("nothing to undo: no card has been played")
+        self.ply -= 1
+        return self
+
+    def redo(self) -> BoardState:
+        """Play again the next card of the line.
+
+        Raises:
+            RulesError: the line has no further card.
+        """
+        if self.ply >= len(self.line):
+            raise RulesError("nothing to redo: the line has no further card")
+        self.ply += 1
+        return self
+
+    def jump(self, ply: int) -> BoardState:
+        """Put the cursor after ``ply`` cards of the line (0: the start).
+
+        Raises:
+            RulesError: ``ply`` is outside 0 to the length of the line.
+        """
+        if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= len(self.line):
+            raise RulesError(f"invalid ply {ply!r} (the line has cards 0 to {len(self.line)})")
+        self.ply = ply
+        return self
+
+    def best(self) -> BoardState:
+        """Play the next card of the principal variation.
+
+        Raises:
+            RulesError: the play is over.
+        """
+        pv = self.principal_variation()
+        if not pv:
+            raise RulesError("the play is over: no card left to play")
+        return self.play(pv[0])
+
+    def best_line(self) -> BoardState:
+        """Play the principal variation to the end."""
+        while not self.position.is_over:
+            self.best()
+        return self
+
+    # ------------------------------------------------------------------ values
+    def _moves_at(self, position: Any) -> dict[int, int]:
+        key = self.game.key(position)
+        moves = self._moves.get(key)
+        if moves is None:
+            moves = {} if position.is_over else self.game.move_values(position)
+            moves = self._moves[key] = {CARDS[c]: v for c, v in moves.items()}  # type: ignore[misc]
+        return moves
+
+    def moves(self) -> dict[Card, int]:
+        """Every legal card of the player to move and its double-dummy value: the points
+        of the mover's side from here if he plays it (spades first, high to low)."""
+        moves = self._moves_at(self.position)
+        return {c: moves[c] for c in _order(moves)}
+
+    def losses(self) -> dict[Card, int]:
+        """Every legal card and the points it gives up against the best card."""
+        moves = self.moves()
+        best = max(moves.values(), default=0)
+        return {c: best - v for c, v in moves.items()}
+
+    def value(self) -> tuple[int, int]:
+        """Points (side 0, side 1) taken from here on under optimal play."""
+        pos = self.position
+        return self.game.value_from_moves(pos, self._moves_at(pos))
+
+    def principal_variation(self) -> list[Card]:
+        """One optimal line from the current position to the end of the play."""
+        return list(self._pv_at(self.position))
+
+    def _pv_at(self, position: Any) -> list[Card]:
+        key = self.game.key(position)
+        pv = self._pv.get(key)
+        if pv is not None:
+            return pv
+        line: list[Card] = []
+        pos = position
+        while not pos.is_over:
+            result = self.game.solve(pos)
+            engine_pv = getattr(result, "pv", None)
+            if engine_pv is not None:  # the engine gives the whole line (Klabberjass)
+                line.extend(CARDS[c] for c in engine_pv)  # type: ignore[misc]
+                break
+            card = CARDS[result.best]
+            line.append(card)  # type: ignore[arg-type]
+            pos = self.game.step(pos, card)[0]  # type: ignore[arg-type]
+        self._pv[key] = line
+        return line
+
+    def points(self) -> tuple[int, int]:
+        """Points (side 0, side 1) taken in the tricks completed so far."""
+        taken = [0, 0]
+        for i in range(self.ply):
+            winner, pts = self._steps[i]
+            if winner is not None:
+                taken[self.game.side_of(self._positions[i], winner)] += pts
+        return taken[0], taken[1]
+
+    def projected(self) -> tuple[int, int]:
+        """Points so far plus the optimal points from here, per side."""
+        (a, b), (c, d) = self.points(), self.value()
+        return a + c, b + d
+
+    def tricks(self) -> dict[str, int]:
+        """Tricks won so far, per seat (by the seat's label)."""
+        won = {self.game.seat_label(s): 0 for s in range(_players(self.start))}
+        for winner, _ in self._steps[: self.ply]:
+            if winner is not None:
+                won[self.game.seat_label(winner)] += 1
+        return won
+
+    def critical(self) -> list[dict]:
+        """The critical decisions along the line up to the current position: positions
+        where exactly one class of equivalent cards keeps the value although the player
+        had a choice of several classes (see ``Game.equivalence_classes``).
+
+        Each is a dict: ``ply`` (cards played before it), ``seat``, ``optimal`` (the
+        optimal cards), ``margin`` (what the best other card loses), ``played`` (the card
+        played there, None at the current position) and its ``loss``.
+        """
+        out = []
+        for i in range(self.ply + 1):
+            pos = self._positions[i]
+            if pos.is_over:
+                continue
+            moves = self._moves_at(pos)
+            best = max(moves.values())
+            classes = self.game.equivalence_classes(pos, list(moves))
+            optimal = [cls for cls in classes if moves[cls[0]] == best]
+            if len(classes) < 2 or len(optimal) != 1:
+                continue
+            others = [v for v in moves.values() if v != best]
+            played = self.line[i] if i < self.ply else None
+            out.append(
+                {
+                    "ply": i,
+                    "seat": self.game.seat_label(pos.to_move),
+                    "optimal": [card_str(c) for c in _order(optimal[0])],
+                    "margin": best - max(others),
+                    "played": card_str(played) if played is not None else None,
+                    "loss": best - moves[played] if played is not None else None,
+                }
+            )
+        return out
+
+    # ------------------------------------------------------------------ the front end
+    def to_json(self) -> dict:
+        """Everything the page shows, as plain JSON values (see ``docs/board.md``)."""
+        game, pos = self.game, self.position
+        sides = list(game.sides)
+        over = pos.is_over
+        moves = self.moves()
+        best = max(moves.values(), default=0)
+        value, points, projected = self.value(), self.points(), self.projected()
+        return {
+            "game": game.name,
+            "sides": sides,
+            "trump": "SHDC"[pos.trump],
+            "bidder": _bidder_label(game, pos),
+            "position": game.key(pos),
+            "start": game.key(self.start),
+            "seats": _seats(game, pos, self.tricks()),
+            "to_move": None if over else game.seat_label(pos.to_move),
+            "mover_side": None if over else sides[game.mover_side(pos)],
+            "hand": _hand_in_use(pos),
+            "trick": _trick(game, pos),
+            "last_trick": self._last_trick(),
+            "over": over,
+            "moves": [
+                {"card": card_str(c), "value": v, "loss": best - v, "best": v == best}
+                for c, v in moves.items()
+            ],
+            "value": dict(zip(sides, value, strict=True)),
+            "points": dict(zip(sides, points, strict=True)),
+            "projected": dict(zip(sides, projected, strict=True)),
+            "points_left": game.points_left(pos),
+            "pv": self._pv_entries(),
+            "line": [self._line_entry(i) for i in range(len(self.line))],
+            "ply": self.ply,
+            "can_undo": self.ply > 0,
+            "can_redo": self.ply < len(self.line),
+            "critical": self.critical(),
+        }
+
+    def _pv_entries(self) -> list[dict]:
+        """The principal variation, each card with the seat that plays it."""
+        out, pos = [], self.position
+        for card in self.principal_variation():
+            out.append({"seat": self.game.seat_label(pos.to_move), "card": card_str(card)})
+            pos = self.game.step(pos, card)[0]
+        return out
+
+    def _line_entry(self, i: int) -> dict:
+        pos = self._positions[i]
+        moves = self._moves_at(pos)
+        best = max(moves.values())
+        card = self.line[i]
+        winner, pts = self._steps[i]
+        return {
+            "ply": i + 1,
+            "trick": 1 + sum(w is not None for w, _ in self._steps[:i]),
+            "seat": self.game.seat_label(pos.to_move),
+            "card": card_str(card),
+            "value": moves[card],
+            "loss": best - moves[card],
+            "best": [card_str(c) for c in _order(c for c, v in moves.items() if v == best)],
+            "won_by": self.game.seat_label(winner) if winner is not None else None,
+            "points": pts,
+        }
+
+    def _last_trick(self) -> dict | None:
+        """The last trick completed on the line before the cursor."""
+        for i in range(self.ply - 1, -1, -1):
+            winner, pts = self._steps[i]
+            if winner is None:
+                continue
+            before = self._positions[i]  # the trick as it lay, then the card that ended it
+            cards = _trick(self.game, before)
+            cards.append(
+                {"seat": self.game.seat_label(before.to_move), "card": card_str(self.line[i])}
+            )
+            return {"cards": cards, "won_by": self.game.seat_label(winner), "points": pts}
+        return None
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def _players(position: Any) -> int:
+    return len(position.hands)
+
+
+def _bidder_label(game: Game, pos: Any) -> str | None:
+    bidder = getattr(pos, "bidder", None)
+    return game.seat_label(bidder) if bidder is not None else None
+
+
+def _hand_in_use(pos: Any) -> str | None:
+    """Carabin: the kind of hand of the current trick (``L`` or ``R``)."""
+    hand = getattr(pos, "hand", None)
+    return "LR"[hand] if hand is not None else None
+
+
+def _cards(mask: int) -> list[str]:
+    return [card_str(c) for c in _order(c for c in range(64) if mask >> c & 1)]
+
+
+def _seats(game: Game, pos: Any, tricks: dict[str, int]) -> list[dict]:
+    out = []
+    for seat, held in enumerate(pos.hands):
+        hands = [_cards(held)] if isinstance(held, int) else [_cards(h) for h in held]
+        label = game.seat_label(seat)
+        out.append(
+            {
+                "seat": label,
+                "side": game.sides[game.side_of(pos, seat)],
+                "hands": hands,
+                "tricks": tricks[label],
+            }
+        )
+    return out
+
+
+def _trick(game: Game, pos: Any) -> list[dict]:
+    """The cards of the unfinished trick, from the leader on, with their seats."""
+    trick = pos.trick
+    if trick is None:
+        cards: tuple[int, ...] = ()
+    elif isinstance(trick, int):
+        cards = (trick,)
+    else:
+        cards = tuple(trick)
+    n = _players(pos)
+    return [
+        {"seat": game.seat_label((pos.lead + i) % n), "card": card_str(c)}
+        for i, c in enumerate(cards)
+    ]

@@ -1,0 +1,322 @@
+"""The board's page in a real browser: headless Chromium driven by Playwright.
+
+Each test loads the page (served, or the self-contained file), plays by clicking, and
+reads back what the page shows (the number under every legal card, the position, the
+points) to check it against the engine; after a refused click and after undo, again.
+A screenshot of each is saved in pytest's temporary directory. The tests skip only when
+Playwright or ``/usr/bin/chromium`` is missing (``.ci/run`` installs both).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from analysis.board.page import static_html
+from analysis.board.server import BoardServer
+from analysis.board.state import BoardState
+from solver.carabin.rules import Rules as CarabinRules
+from solver.cards import card_str, parse_card
+from solver.games import Game, get_game
+
+CHROMIUM = "/usr/bin/chromium"
+playwright_api = pytest.importorskip(
+    "playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')"
+)
+if shutil.which(CHROMIUM) is None:
+    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+
+KLAB_DEAL = "E=AK.K.K8.A/T9..J. D=8.QT8.9.8/..A.KJ turn=7C trump=S"
+CARABIN_4 = (
+    "0=K2.8..3/Q.6.7.2 1=.K.9.87/T.5.A.K 2=..64.Q6/A.JT.5. 3=3..QJ.5/9.7..AJ "
+    "turn=3H trump=S bidder=1"
+)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    context.close()
+    assert errors == [], errors
+
+
+def _settle(page: Any) -> None:
+    """Wait until the page has its answer (no action on its way) and has drawn it."""
+    page.wait_for_function(
+        "() => { const b = document.getElementById('board');"
+        " return b.dataset.busy !== '1' && b.querySelector('[data-role=position]'); }"
+    )
+
+
+def _shown(page: Any) -> dict[str, str]:
+    """Every legal card on the page and the number shown under it."""
+    out = {}
+    for button in page.query_selector_all("button.card.legal"):
+        out[button.get_attribute("data-card")] = button.query_selector(".val").inner_text()
+    return out
+
+
+def _check(page: Any, game: Game, cards: list[str], start_text: str, losses: bool = False) -> Any:
+    """The page shows the engine's values for the position after ``cards``."""
+    pos = game.parse_start(start_text)
+    for c in cards:
+        pos = game.play(pos, parse_card(c))
+    assert page.inner_text("[data-role=position]") == str(pos)
+    moves = game.move_values(pos)
+    best = max(moves.values())
+    if losses:
+        expected = {
+            card_str(c): "0" if v == best else f"\u2212{best - v}" for c, v in moves.items()
+        }
+    else:
+        expected = {card_str(c): str(v) for c, v in moves.items()}
+    assert _shown(page) == expected
+    value = game.value(pos)
+    for side, v in zip(game.sides, value, strict=True):
+        assert page.inner_text(f"tr[data-side={side}] [data-role=value]") == str(v)
+    return pos
+
+
+def _click_card(page: Any, card: str) -> None:
+    page.click(f'button.card[data-card="{card}"]')
+    _settle(page)
+
+
+@pytest.mark.parametrize(
+    ("name", "text"), [("klabberjass", KLAB_DEAL), ("carabin", CARABIN_4)], ids=["klab", "carabin"]
+)
+def test_play_by_clicking_undo_and_a_refused_card(
+    page: Any, tmp_path: Path, name: str, text: str
+) -> None:
+    game = get_game(name) if name == "klabberjass" else get_game(name, CarabinRules(players=4))
+    board = BoardState.from_text(game, text)
+    with BoardServer(board) as server:
+        page.goto(server.url)
+        page.wait_for_selector("button.card.legal")
+        _settle(page)
+        played: list[str] = []
+        pos = _check(page, game, played, text)
+        for i in range(5):
+            shown = {c: int(v) for c, v in _shown(page).items()}
+            # the worst card, then the best: the line has mistakes
+            card = min(shown, key=shown.get) if i % 2 == 0 else max(shown, key=shown.get)
+            _click_card(page, card)
+            played.append(card)
+            pos = _check(page, game, played, text)
+        # a card of a seat not to move: refused, the error shown, the values unchanged
+        mover = pos.to_move
+        other = next(
+            card_str(c)
+            for s, hand in enumerate(pos.hands)
+            if s != mover
+            for c in range(64)
+            if (hand if isinstance(hand, int) else hand[0] | hand[1]) >> c & 1
+        )
+        _click_card(page, other)
+        assert "may not be played" in page.inner_text("[data-role=error]")
+        _check(page, game, played, text)
+        page.click("[data-role=undo]")
+        _settle(page)
+        _check(page, game, played[:-1], text)
+        page.click("[data-role=undo]")
+        _settle(page)
+        _check(page, game, played[:-2], text)
+        page.check("[data-role=show-loss]")
+        _check(page, game, played[:-2], text, losses=True)
+        page.click("[data-role=best]")
+        _settle(page)
+        best = board.history[-1]
+        before = game.parse_start(text)
+        for c in played[:-2]:
+            before = game.play(before, parse_card(c))
+        values = game.move_values(before)
+        assert values[best] == max(values.values())
+        _check(page, game, [*played[:-2], card_str(best)], text, losses=True)
+        page.click("[data-role=jump-trick] >> nth=0")
+        _settle(page)
+        _check(page, game, [], text, losses=True)
+        # copy the position: the clipboard holds its notation
+        page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+        page.click("[data-role=copy]")
+        page.wait_for_function(
+            "() => document.querySelector('[data-role=copy]').textContent === 'copied'"
+        )
+        assert page.evaluate("() => navigator.clipboard.readText()") == str(game.parse_start(text))
+        page.screenshot(path=str(tmp_path / f"board-{name}.png"), full_page=True)
+        assert (tmp_path / f"board-{name}.png").stat().st_size > 10_000
+
+
+def test_the_self_contained_file_plays_back_offline(page: Any, tmp_path: Path) -> None:
+    game = get_game("klabberjass")
+    board = BoardState.from_text(game, KLAB_DEAL)
+    path = tmp_path / "board.html"
+    path.write_text(static_html(board))
+    page.route(
+        "**/*",
+        lambda route: (
+            route.abort() if not route.request.url.startswith("file:") else route.continue_()
+        ),
+    )
+    page.goto(path.as_uri())
+    page.wait_for_selector("button.card.legal")
+    played: list[str] = []
+    pv = board.principal_variation()
+    for card in pv[:4]:
+        _check(page, game, played, KLAB_DEAL)
+        _click_card(page, card_str(card))
+        played.append(card_str(card))
+    _check(page, game, played, KLAB_DEAL)
+    # a card off the optimal line: refused with a message, nothing changes
+    shown = _shown(page)
+    off = next(c for c in shown if c != card_str(pv[4]))
+    _click_card(page, off)
+    assert "leaves the analysed line" in page.inner_text("[data-role=error]")
+    _check(page, game, played, KLAB_DEAL)
+    page.click("[data-role=undo]")
+    _settle(page)
+    _check(page, game, played[:-1], KLAB_DEAL)
+    page.click("[data-role=end]")
+    _settle(page)
+    assert page.inner_text("h3").endswith("the play is over")
+    page.screenshot(path=str(tmp_path / "board-file.png"), full_page=True)
+
+
+# ---------------------------------------------------------------------- JupyterLab
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_the_widget_in_jupyterlab(page: Any, tmp_path: Path) -> None:
+    """A notebook with the widget, in a real JupyterLab: the view shows the engine's
+    values, a click plays, and Python reads the move back from ``board.history``."""
+    pytest.importorskip("jupyterlab", reason="JupyterLab is not installed (the notebooks extra)")
+    pytest.importorskip("anywidget", reason="anywidget is not installed (the analysis extra)")
+    import json
+    import os
+    import secrets
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    root = Path(__file__).resolve().parents[2]
+    cells = [
+        f"from analysis.board import Board\nboard = Board({KLAB_DEAL!r})",
+        "board",
+        "print('history', ' '.join(map(str, board.history)), '|', board.position)",
+    ]
+    notebook = {
+        "cells": [
+            {
+                "cell_type": "code",
+                "execution_count": None,
+                "metadata": {},
+                "outputs": [],
+                "source": c,
+            }
+            for c in cells
+        ],
+        "metadata": {
+            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    (tmp_path / "board.ipynb").write_text(json.dumps(notebook))
+    port, token = _free_port(), secrets.token_hex(16)
+    env = {**os.environ, "PYTHONPATH": str(root), "JUPYTER_CONFIG_DIR": str(tmp_path / "cfg")}
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            "--expose-app-in-browser",
+            f"--ServerApp.port={port}",
+            "--ServerApp.ip=127.0.0.1",
+            f"--IdentityProvider.token={token}",
+            f"--ServerApp.root_dir={tmp_path}",
+            "--ServerApp.port_retries=0",
+            "--LabApp.news_url=None",
+            "--ServerApp.allow_root=True",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        cwd=tmp_path,
+    )
+    try:
+        for _ in range(120):
+            try:
+                urllib.request.urlopen(
+                    f"http://127.0.0.1:{port}/api/status?token={token}", timeout=2
+                )
+                break
+            except OSError:
+                time.sleep(0.5)
+        page.set_default_timeout(120_000)
+        page.goto(f"http://127.0.0.1:{port}/lab/tree/board.ipynb?token={token}")
+        page.wait_for_function("() => window.jupyterapp && document.querySelector('.jp-Notebook')")
+        page.wait_for_function(
+            "() => { const w = window.jupyterapp.shell.currentWidget;"
+            " return w && w.sessionContext && w.sessionContext.session"
+            " && w.sessionContext.session.kernel && w.sessionContext.session.kernel.status === 'idle'; }"
+        )
+        page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        page.wait_for_selector(".tlb button.card.legal")
+        game = get_game("klabberjass")
+        start = game.parse_start(KLAB_DEAL)
+        expected = {card_str(c): str(v) for c, v in game.move_values(start).items()}
+        page.wait_for_function(
+            "() => document.querySelectorAll('.tlb button.card.legal').length > 0"
+        )
+        assert _shown(page) == expected
+        card = max(expected, key=lambda c: int(expected[c]))
+        page.click(f'.tlb button.card[data-card="{card}"]')
+        after = game.play(start, parse_card(card))
+        page.wait_for_function(
+            "(text) => { const p = document.querySelector('.tlb [data-role=position]');"
+            " return p && p.textContent === text; }",
+            arg=str(after),
+        )
+        expected = {card_str(c): str(v) for c, v in game.move_values(after).items()}
+        assert _shown(page) == expected
+        # Python sees the card played in the view: run the last cell again
+        page.evaluate(
+            "() => { const nb = window.jupyterapp.shell.currentWidget.content;"
+            " nb.activeCellIndex = 2;"
+            " return window.jupyterapp.commands.execute('notebook:run-cell'); }"
+        )
+        page.wait_for_function(
+            "(card) => [...document.querySelectorAll('.jp-OutputArea-output')]"
+            ".some((o) => o.textContent.includes('history ' + card + ' |'))",
+            arg=card,
+        )
+        outputs = page.inner_text(".jp-Notebook")
+        assert f"history {card} | {after}" in outputs
+        page.screenshot(path=str(tmp_path / "board-jupyterlab.png"), full_page=True)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
