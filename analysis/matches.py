@@ -24,12 +24,11 @@ schmeiss) are simulated.
 **Card play**, ``play=``:
 
 - ``pimc`` (default): each card is chosen by single-dummy sampling (PIMC,
-  :func:`analysis.advice.advise`) from the mover's view (his hand, every card played),
-  over ``samples`` worlds. Few worlds keep a match fast (about 2 s for a match of
-  7-8 deals with 6 worlds, on one core of the shared machine); that makes play weaker
-  and noisier than the engine's advice with hundreds of worlds, equally so for both
-  sides. The view carries no inference from the bidding or
-  the declarations (uniform over the cards not seen).
+  :class:`analysis.play.Pimc`) from the mover's view (his hand, every card played and
+  the voids it shows, the turn-up out of play), over ``samples`` worlds. Few worlds
+  keep a match fast; that makes play weaker and noisier than the engine's advice with
+  hundreds of worlds, equally so for both sides. The view carries no inference from
+  the bidding or the declarations (uniform over the cards not seen).
 - ``dd``: the cheaper, clearly different option: the deal is played double dummy
   (the engine's exact card points), as in the deal table.
 
@@ -70,14 +69,15 @@ from analysis.bidding.equilibrium import (
 )
 from analysis.bidding.klabberjass import Estimate, LinearEstimate, hand_features, proportion
 from analysis.bidding.sinking import option_nets
+from analysis.play import Pimc, play_deal
 from analysis.studies import read_manifest, read_study
-from solver import carabin, klabberjass
+from solver import carabin
 from solver.carabin import Deal as CDeal
 from solver.carabin import Match as CGame
 from solver.carabin import Rules as CRules
 from solver.carabin import contract_made
 from solver.cards import cards_of, parse_card
-from solver.klabberjass import PACK, SEED, Position, Rules
+from solver.klabberjass import PACK, SEED, Rules
 from solver.klabberjass.deal import (
     Deal,
     Match,
@@ -265,25 +265,12 @@ def declarations(
 def play_pimc(
     hands: tuple[int, int], trump: int, turn: int, samples: int, rng: random.Random, rules: Rules
 ) -> tuple[int, int]:
-    """Card points (E, D) of a deal played card by card by PIMC (E leads)."""
+    """Card points (E, D) of a deal played card by card by PIMC (E leads): both seats
+    play :class:`analysis.play.Pimc` over ``samples`` worlds a decision, the worlds'
+    seeds drawn from ``rng``."""
 
-    pos = Position(trump, 0, hands)
-    played: list[int] = []
-    points = [0, 0]
-    while not pos.is_over:
-        legal = pos.legal_moves()
-        mover = pos.to_move
-        if len(legal) == 1:
-            card = legal[0]
-        else:
-            view = klabberjass.View(mover, trump, turn, pos.hands[mover], tuple(played))
-            advice = advise(view, samples, seed=rng.getrandbits(32), workers=1, rules=rules)
-            card = parse_card(advice.best)
-        pos, winner, pts = pos.step(card, rules)
-        played.append(card)
-        if winner is not None:
-            points[winner] += pts
-    return points[0], points[1]
+    policy = Pimc(samples, seed=rng)
+    return play_deal(hands, trump, turn, (policy, policy), rules=rules).points
 
 
 def play_dd(hands: tuple[int, int], trump: int, rules: Rules) -> tuple[int, int]:
