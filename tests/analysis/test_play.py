@@ -82,6 +82,14 @@ def test_fast_choice_is_the_reference_pimc_choice(pos, samples, seed):
     assert fast == reference_choice(state, samples, first_seed)
 
 
+@settings(max_examples=60, deadline=None)
+@given(positions, st.integers(1, 8), st.integers(0, 2**32))
+def test_a_view_is_played_as_the_state_it_comes_from(pos, samples, seed):
+    state = random_state(*pos)
+    view = state.view()
+    assert Pimc(samples, seed=seed).choose_view(view) == Pimc(samples, seed=seed).choose(state)
+
+
 @settings(max_examples=80, deadline=None)
 @given(positions)
 def test_what_the_mover_knows_is_what_the_view_infers(pos):
