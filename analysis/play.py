@@ -39,11 +39,18 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from solver.carabin.deal import Contract, contract_made
+from solver.carabin.deal import Deal as CarabinDeal
+from solver.carabin.position import Position as CarabinPosition
+from solver.carabin.rules import PACK as CARABIN_PACK
+from solver.carabin.rules import card_points as carabin_points
+from solver.carabin.view import View as CarabinView
 from solver.cards import card_count, cards_of, suit_mask, suit_of
 from solver.errors import RulesError
 from solver.klabberjass import engine
@@ -412,9 +419,234 @@ def play_deal(
     return PlayedDeal((points[0], points[1]), tuple(state.played))
 
 
+# ====================================================================== Carabin
+
+
+@dataclass
+class CarabinState:
+    """A Carabin contract being played: the true position and what everyone has seen.
+
+    Attributes:
+        position: the position (every hand).
+        turn: the turn-up card (out of play).
+        chelem: the contract is a chelem (every trick), else more than half the points.
+        points_in_play: the points of the cards dealt.
+        played: the cards played so far, in order.
+        bidder_points: the points of the tricks the bidder has won.
+        bidder_lost: the bidder has lost a trick.
+    """
+
+    position: CarabinPosition
+    turn: int
+    chelem: bool
+    points_in_play: int
+    played: list[int] = field(default_factory=list)
+    bidder_points: int = 0
+    bidder_lost: bool = False
+
+    def step(self, card: int) -> None:
+        """Play ``card`` for the seat to move.
+
+        Raises:
+            IllegalPlayError: the card is not in the hand in use.
+        """
+        self.position, winner, pts = self.position.step(card)
+        self.played.append(card)
+        if winner is not None:
+            if winner == self.position.bidder:
+                self.bidder_points += pts
+            else:
+                self.bidder_lost = True
+
+    def view(self, seat: int | None = None) -> CarabinView:
+        """The view of ``seat`` (default: the seat to move)."""
+        p = self.position
+        seat = p.to_move if seat is None else seat
+        return CarabinView(
+            p.players, seat, p.bidder, p.trump, self.turn, p.hands[seat], tuple(self.played),
+            p.trick_order,
+        )  # fmt: skip
+
+    def succeeds(self, world: CarabinPosition, card: int) -> bool:
+        """Whether the bidder's contract succeeds (double dummy) in ``world`` (a
+        position of this state's public history) once the mover plays ``card``."""
+        from solver.carabin import engine as carabin_engine
+
+        child, winner, pts = world.step(card)
+        bidder = world.bidder
+        if self.chelem:
+            if self.bidder_lost or (winner is not None and winner != bidder):
+                return False
+            return carabin_engine.all_tricks(child)
+        need = self.points_in_play // 2 + 1 - self.bidder_points - (pts if winner == bidder else 0)
+        if need <= 0:
+            return True
+        if need > child.points_left():
+            return False
+        return carabin_engine.make(child, need)
+
+
+def carabin_hidden(state: CarabinState) -> tuple[int, list[tuple[int, int, int]]]:
+    """What the seat to move does not see: the cards that may be in the other hands
+    (every card not his, not played, not the turn-up) and each hidden hand as (seat,
+    hand 0 = left / 1 = right, cards), as :meth:`solver.carabin.View.inference` finds."""
+    p = state.position
+    me = p.to_move
+    played = 0
+    for c in state.played:
+        played |= 1 << c
+    pool = CARABIN_PACK & ~(p.hands[me][0] | p.hands[me][1] | played | 1 << state.turn)
+    hidden = [
+        (s, k, card_count(p.hands[s][k])) for s in range(p.players) if s != me for k in (0, 1)
+    ]
+    return pool, hidden
+
+
+def carabin_worlds(state: CarabinState, count: int, seed: int) -> list[CarabinPosition]:
+    """``count`` worlds drawn uniformly from what the seat to move knows (from ``seed``)."""
+    p = state.position
+    pool, hidden = carabin_hidden(state)
+    cards = list(cards_of(pool))
+    total = sum(h[2] for h in hidden)
+    rng = random.Random(seed)
+    out = []
+    me = p.to_move
+    for _ in range(count):
+        drawn = rng.sample(cards, total)
+        hands = [[0, 0] for _ in range(p.players)]
+        hands[me] = list(p.hands[me])
+        i = 0
+        for seat, kind, size in hidden:
+            for c in drawn[i : i + size]:
+                hands[seat][kind] |= 1 << c
+            i += size
+        out.append(dataclasses.replace(p, hands=tuple((a, b) for a, b in hands), _checked=True))
+    return out
+
+
+def carabin_classes(position: CarabinPosition, pool: int) -> list[list[int]]:
+    """The legal cards of the seat to move in classes of equivalent cards: one suit,
+    equal points, no card that may be another player's (``pool``) nor a card of the
+    trick between them. Notation order, as :func:`classes`.
+
+    >>> from solver.carabin import Position as P
+    >>> p = P.parse("trump=S bidder=0 lead=0 next=L 0=T87.../...432 1=965.../...765 "
+    ...             "2=AKQ.../...T98")
+    >>> [[card_str(c) for c in k] for k in carabin_classes(p, p.hands[1][0] | p.hands[2][0])]
+    [['TS'], ['8S', '7S']]
+
+    Once the 9 has been played, the ten touches the 8 (no card of Carabin below the
+    queen has points):
+
+    >>> [[card_str(c) for c in k] for k in carabin_classes(p, p.hands[2][0])]
+    [['TS', '8S', '7S']]
+    """
+    legal = position.legal_set()
+    others = pool
+    for c in position.trick:
+        others |= 1 << c
+    out: list[list[int]] = []
+    for s in range(4):
+        if not legal & suit_mask(s):
+            continue
+        cur: list[int] = []
+        for r in range(12, -1, -1):  # the power order of Carabin is the rank order
+            c = 16 * s + r
+            if others >> c & 1:
+                if cur:
+                    out.append(cur)
+                cur = []
+            elif legal >> c & 1:
+                if cur and carabin_points(cur[-1]) != carabin_points(c):
+                    out.append(cur)
+                    cur = []
+                cur.append(c)
+        if cur:
+            out.append(cur)
+    return out
+
+
+class CarabinPimc:
+    """PIMC for Carabin from the player's own information: in each world the contract
+    succeeds or fails (double dummy; the bidder wants it made, every other seat wants
+    it failed); the card that does best in the most worlds is played, ties to notation
+    order. Forced and all-equivalent choices are not searched; a card stops being
+    evaluated as soon as it has failed in as many worlds as the best card so far.
+
+    Args:
+        samples: worlds a decision.
+        seed: seed of the worlds (an int, or a ``random.Random`` to draw from).
+    """
+
+    def __init__(self, samples: int = DEFAULT_SAMPLES, seed: int | random.Random | None = None):
+        if samples < 1:
+            raise RulesError(f"invalid samples {samples} (at least 1)")
+        self.samples = samples
+        self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        self.stats = Stats()
+
+    def choose(self, state: CarabinState) -> int:
+        """The card for the seat to move."""
+        p = state.position
+        pool, _ = carabin_hidden(state)
+        ks = carabin_classes(p, pool)
+        if len(ks) == 1:
+            return ks[0][0]
+        seed = self.rng.getrandbits(64)
+        worlds = carabin_worlds(state, self.samples, seed)
+        bidder_moves = p.to_move == p.bidder
+        self.stats.decisions += 1
+        self.stats.worlds += self.samples
+        # card by card in notation order: a later card must fail in fewer worlds than
+        # the best so far, so it is out as soon as it has failed in as many
+        best, best_fails = -1, 0
+        for k in ks:
+            fails = 0
+            for w in worlds:
+                self.stats.searches += 1
+                fails += state.succeeds(w, k[0]) != bidder_moves
+                if best >= 0 and fails >= best_fails:
+                    break
+            else:
+                best, best_fails = k[0], fails
+                if fails == 0:
+                    break
+        return best
+
+
+@dataclass(frozen=True)
+class CarabinPlayed:
+    """A Carabin contract played out: made (chelem: every trick) and the cards played."""
+
+    made: bool
+    cards: tuple[int, ...]
+
+
+def play_carabin(
+    deal: CarabinDeal, contract: Contract, policies: Sequence[CarabinPimc]
+) -> CarabinPlayed:
+    """Play a Carabin contract from the first card, ``policies[s]`` choosing for seat ``s``.
+
+    Raises:
+        IllegalPlayError: a policy chose a card that is not legal.
+    """
+    pos = deal.position(bidder=contract.bidder, trump=contract.trump)
+    state = CarabinState(pos, deal.turn, contract.chelem, deal.points_in_play)
+    while not state.position.is_over:
+        state.step(policies[state.position.to_move].choose(state))
+    if contract.chelem:
+        made = not state.bidder_lost
+    else:
+        made = contract_made(state.bidder_points, deal.points_in_play)
+    return CarabinPlayed(made, tuple(state.played))
+
+
 __all__ = [
     "DEFAULT_SAMPLES",
     "Advised",
+    "CarabinPimc",
+    "CarabinPlayed",
+    "CarabinState",
     "DoubleDummy",
     "Hidden",
     "Pimc",
@@ -422,7 +654,11 @@ __all__ = [
     "PlayedDeal",
     "Policy",
     "Stats",
+    "carabin_classes",
+    "carabin_hidden",
+    "carabin_worlds",
     "classes",
     "hidden_of",
+    "play_carabin",
     "play_deal",
 ]

@@ -19,7 +19,9 @@ Klabberjass, ``--what``:
 Carabin, ``--what`` is a comma-separated list of ``exact`` (the bidder's exact points
 of a full deal), ``make`` (one make/fail probe at half the points in play plus one) and
 ``chelem`` (the all-tricks search), by default ``exact,make`` (``make`` for six
-players); a random bidder, the turn-up suit trump, seat 0 leading. ``--reference-deals
+players); a random bidder, the turn-up suit trump, seat 0 leading. ``--what pimc``
+alone plays whole (plain) contracts card by card by PIMC at every seat
+(:class:`analysis.play.CarabinPimc`, 20 worlds a decision, one core). ``--reference-deals
 K`` also checks the engine against the reference minimax on K deals cut down to one
 card a hand.
 
@@ -390,12 +392,16 @@ def _stats(ms: list[float]) -> dict:
 
 
 def _carabin(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
+    if args.what == "pimc":
+        return _carabin_pimc(game, args)
     n = game.rules.players
     order = game.rules.trick_order
     kinds = (args.what or ("make" if n == 6 else "exact,make")).split(",")
     for k in kinds:
         if k not in CARABIN_WHAT:
-            raise UsageError(f"unknown --what '{k}' for carabin (expected exact, make, chelem)")
+            raise UsageError(
+                f"unknown --what '{k}' for carabin (expected exact, make, chelem, or pimc alone)"
+            )
     rng = random.Random(args.seed)
     tt = DEFAULT_TT_MB
     core = carabin.core(tt)
@@ -447,6 +453,52 @@ def _carabin(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
         lines.append(
             f"  reference check on {r['positions']} small positions: {r['disagreements']} disagree"
         )
+    return report, lines
+
+
+def _carabin_pimc(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
+    """Milliseconds a Carabin contract played by PIMC at every seat (20 worlds)."""
+    from analysis.play import CarabinPimc, play_carabin
+    from solver.carabin.deal import Contract
+
+    n, samples = game.rules.players, 20
+    rng = random.Random(args.seed)
+    times, made = [], 0
+    decisions = worlds = searches = 0
+    for i in range(args.deals):
+        d = CarabinDeal.random(players=n, rng=rng)
+        contract = Contract(rng.randrange(n), suit_of(d.turn))
+        policies = [CarabinPimc(samples, seed=n * i + s) for s in range(n)]
+        start = time.perf_counter()
+        made += play_carabin(d, contract, policies).made
+        times.append(time.perf_counter() - start)
+        decisions += sum(p.stats.decisions for p in policies)
+        worlds += sum(p.stats.worlds for p in policies)
+        searches += sum(p.stats.searches for p in policies)
+    k = args.deals
+    report = {
+        "game": "carabin",
+        "what": "pimc",
+        "players": n,
+        "deals": k,
+        "seed": args.seed,
+        "samples": samples,
+        "median_ms": round(1e3 * statistics.median(times), 3),
+        "mean_ms": round(1e3 * statistics.fmean(times), 3),
+        "max_ms": round(1e3 * max(times), 3),
+        "decisions_per_contract": round(decisions / k, 2),
+        "worlds_per_contract": round(worlds / k, 1),
+        "probes_per_contract": round(searches / k, 1),
+        "made": made,
+    }
+    lines = [
+        f"Carabin contracts played by PIMC at every seat, {n} players, {samples} worlds a "
+        f"decision, {k} random deals (seed {args.seed}), random bidder, turn-up suit trump",
+        f"  per contract: {_ms(times)}",
+        f"  per contract: {report['decisions_per_contract']:.1f} decisions searched (of "
+        f"{8 * n} cards), {report['worlds_per_contract']:.0f} worlds drawn, "
+        f"{report['probes_per_contract']:.0f} make/chelem probes; made {made} of {k}",
+    ]
     return report, lines
 
 

@@ -13,15 +13,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analysis.play import (
+    CarabinPimc,
+    CarabinState,
     DoubleDummy,
     Hidden,
     Pimc,
     PlayState,
+    carabin_hidden,
+    carabin_worlds,
     classes,
     hidden_of,
+    play_carabin,
     play_deal,
 )
-from solver.cards import card_count, cards_of, in_notation_order
+from solver.carabin import Contract
+from solver.carabin import Deal as CDeal
+from solver.carabin import engine as carabin_engine
+from solver.cards import card_count, cards_of, in_notation_order, suit_of
 from solver.errors import RulesError
 from solver.klabberjass import SEED, Position, engine
 from solver.klabberjass._core import sample_hands
@@ -237,3 +245,103 @@ def test_bad_arguments_are_refused():
         core.pimc(p.hands[0], 0, p.hands[1], 2, 4, 1, 1, 0, -1, BONUS, [12])
     with pytest.raises(ValueError):  # the pool overlaps the hand
         core.pimc(p.hands[0], 0, p.hands[0], 1, 4, 1, 1, 0, -1, BONUS, [12])
+
+
+# ---------------------------------------------------------------- Carabin
+
+
+def carabin_state(deal_seed: int, players: int, cards: int, play_seed: int, chelem: bool):
+    """A Carabin contract after ``cards`` random cards (random bidder, turn-up suit trump)."""
+    rng = random.Random(play_seed)
+    deal = CDeal.random(players=players, rng=random.Random(deal_seed))
+    contract = Contract(rng.randrange(players), suit_of(deal.turn), chelem)
+    pos = deal.position(bidder=contract.bidder, trump=contract.trump)
+    state = CarabinState(pos, deal.turn, chelem, deal.points_in_play)
+    for _ in range(min(cards, 8 * players - 1)):
+        state.step(rng.choice(state.position.legal_moves()))
+    return state
+
+
+def carabin_reference(state: CarabinState, samples: int, seed: int) -> int:
+    """Every legal card in every world (the same worlds), success counted for the
+    mover's side, the most successes, ties to notation order."""
+    p = state.position
+    worlds = carabin_worlds(state, samples, seed)
+    bidder_moves = p.to_move == p.bidder
+    wins = {}
+    for card in p.legal_moves():  # notation order
+        wins[card] = sum(state.succeeds(w, card) == bidder_moves for w in worlds)
+    return max(wins, key=lambda c: (wins[c], -p.legal_moves().index(c)))
+
+
+def test_carabin_success_is_the_double_dummy_outcome():
+    # the make probe and the all-tricks search against the exact value of the child
+    for i in range(30):
+        state = carabin_state(i, 3 + i % 2, i % 17, i, i % 3 == 0)
+        p = state.position
+        for card in p.legal_moves():
+            child, winner, pts = p.step(card)
+            won = state.bidder_points + (pts if winner == p.bidder else 0)
+            lost = state.bidder_lost or (winner is not None and winner != p.bidder)
+            if child.is_over:
+                final, sweep = won, not lost
+            else:
+                final = won + carabin_engine.value(child)
+                sweep = not lost and carabin_engine.all_tricks(child)
+            expected = sweep if state.chelem else 2 * final > state.points_in_play
+            assert state.succeeds(p, card) == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(0, 2**32),
+    st.integers(3, 4),
+    st.integers(0, 31),
+    st.integers(0, 2**32),
+    st.booleans(),
+    st.integers(1, 6),
+    st.integers(0, 2**32),
+)
+def test_carabin_choice_is_the_full_evaluation_choice(
+    deal_seed, players, cards, play_seed, chelem, samples, seed
+):
+    state = carabin_state(deal_seed, players, cards, play_seed, chelem)
+    fast = CarabinPimc(samples, seed=seed).choose(state)
+    assert fast == carabin_reference(state, samples, random.Random(seed).getrandbits(64))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32), st.integers(3, 6), st.integers(0, 47), st.integers(0, 2**32))
+def test_carabin_knowledge_is_what_the_view_infers(deal_seed, players, cards, play_seed):
+    state = carabin_state(deal_seed, players, cards, play_seed, False)
+    inf = state.view().inference()
+    pool, hidden = carabin_hidden(state)
+    assert pool == inf.pool
+    assert hidden == [(s, k, size) for s, k, size, _, _ in inf.hidden]
+    for w in carabin_worlds(state, 3, 1):
+        me = state.position.to_move
+        assert w.hands[me] == state.position.hands[me]
+        others = [h for s, pair in enumerate(w.hands) if s != me for h in pair]
+        assert sum(others) & ~pool == 0  # drawn from the pool, no card twice
+        assert card_count(sum(others)) == sum(size for _, _, size in hidden)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_carabin_contract_is_legal_and_deterministic(players):
+    deal = CDeal.random(players=players, rng=random.Random(players))
+    contract = Contract(1, suit_of(deal.turn))
+    a = play_carabin(deal, contract, [CarabinPimc(4, seed=s) for s in range(players)])
+    assert sorted(a.cards) == sorted(cards_of(sum(x | y for x, y in deal.hands)))
+    assert a == play_carabin(deal, contract, [CarabinPimc(4, seed=s) for s in range(players)])
+    # the result is the one the cards played give
+    pos, points = deal.position(bidder=1, trump=contract.trump), 0
+    for card in a.cards:
+        pos, winner, pts = pos.step(card)
+        points += pts if winner == 1 else 0
+    assert a.made == (2 * points > deal.points_in_play)
+
+
+def test_carabin_sure_chelem_is_made_and_hopeless_contract_fails():
+    deal = CDeal.parse("0=AKQJ.../T987... 1=6543.../2...AKQ 2=.AKQJ../.T987.. turn=6H")
+    assert play_carabin(deal, Contract(0, 0, True), [CarabinPimc(3, seed=1)] * 3).made
+    assert not play_carabin(deal, Contract(1, 0), [CarabinPimc(3, seed=1)] * 3).made
