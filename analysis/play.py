@@ -1,5 +1,7 @@
-"""Klabberjass card play from each player's own information, by perfect-information
-Monte Carlo (PIMC), and whole contracts played with a policy per seat.
+"""Card play from each player's own information, by perfect-information Monte Carlo
+(PIMC), and whole contracts played with a policy per seat: Klabberjass (:class:`Pimc`,
+:func:`play_deal`) and Carabin (:class:`CarabinPimc`, :func:`play_carabin`, judged by
+what Carabin scores: the contract made or failed, not points).
 
 A player who must choose a card knows his hand, every card played (in order, so who
 played it and who led), what that implies (a player who did not follow suit is void
