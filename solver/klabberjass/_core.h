@@ -661,7 +661,8 @@ static int kj_mover_child(kj_ctx *c, const kj_node *n, int m, int lo, int hi)
  * dropped as soon as it has, and each of its searches asks only what can still
  * matter (is the card worth V_w? if not, is it worth more than V_w minus the loss it
  * can still afford, and then exactly how much). sums[i] is the total of every
- * candidate that was completed, -1 for one dropped. *searches counts child searches. */
+ * candidate that was completed, -1 for one dropped. *searches counts child searches.
+ * Returns -2 (nothing solved) if a candidate is not a legal card of the mover. */
 static int kj_pimc(kj_ctx *c, uint64_t mine, uint64_t known, uint64_t pool, int need, int count,
                    uint64_t seed, int trump, int leader, int trick, int bonus,
                    const int *cands, int k, int exact, int *values, long *sums, long *searches)
@@ -679,10 +680,12 @@ static int kj_pimc(kj_ctx *c, uint64_t mine, uint64_t known, uint64_t pool, int 
         uint64_t h = known | opp[w];
         kj_node_init(c, &nodes[w], mover == 0 ? mine : h, mover == 0 ? h : mine, trump, leader, trick, bonus);
     }
+    uint32_t legal = kj_node_legal(c, &nodes[0]); /* the mover's: the same in every world */
     for (int i = 0; i < k; i++) {
         im[i] = kj_card_to_internal(c, cands[i]);
         votes[i] = 0;
         sums[i] = exact ? 0 : -1;
+        if (!((legal >> im[i]) & 1)) { chosen = -2; goto done; }
     }
     if (exact) {
         for (int w = 0; w < count; w++)

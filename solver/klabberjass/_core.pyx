@@ -360,6 +360,8 @@ cdef class Core:
                 chosen = kj_pimc(self.ctx, hm, hk, hp, n, w, s, a[0], a[1], a[2], a[3],
                                  cards, k, ex, values, sums, &searches)
             _stop_end(&self.ctx.stop, hooked)
+            if chosen == -2:
+                raise ValueError("a candidate is not a legal card of the mover")
             if chosen < 0:
                 raise MemoryError("cannot allocate the worlds")
             rows = [[values[j * k + i] for i in range(k)] for j in range(w)] if ex else None

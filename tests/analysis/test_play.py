@@ -243,6 +243,10 @@ def test_bad_arguments_are_refused():
         core.pimc(p.hands[0], 0, p.hands[1], 1, 4, 1, 1, 0, -1, BONUS, [12 + 16])
     with pytest.raises(ValueError):  # more cards needed than the pool has
         core.pimc(p.hands[0], 0, p.hands[1], 2, 4, 1, 1, 0, -1, BONUS, [12])
+    q = Position.parse("trump=H lead=D E=A.K.. D=.A.. trick=QS")
+    with pytest.raises(ValueError, match="not a legal card"):  # E must follow with AS
+        core.pimc(q.hands[0], 0, q.hands[1], 1, 4, 1, 1, 1, q.trick, BONUS, [27])
+    assert core.pimc(q.hands[0], 0, q.hands[1], 1, 4, 1, 1, 1, q.trick, BONUS, [12])[0] == 0
     with pytest.raises(ValueError):  # the pool overlaps the hand
         core.pimc(p.hands[0], 0, p.hands[0], 1, 4, 1, 1, 0, -1, BONUS, [12])
 
