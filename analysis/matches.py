@@ -24,12 +24,11 @@ schmeiss) are simulated.
 **Card play**, ``play=``:
 
 - ``pimc`` (default): each card is chosen by single-dummy sampling (PIMC,
-  :func:`analysis.advice.advise`) from the mover's view (his hand, every card played),
-  over ``samples`` worlds. Few worlds keep a match fast (about 2 s for a match of
-  7-8 deals with 6 worlds, on one core of the shared machine); that makes play weaker
-  and noisier than the engine's advice with hundreds of worlds, equally so for both
-  sides. The view carries no inference from the bidding or
-  the declarations (uniform over the cards not seen).
+  :class:`analysis.play.Pimc`) from the mover's view (his hand, every card played and
+  the voids it shows, the turn-up out of play), over ``samples`` worlds. Few worlds
+  keep a match fast; that makes play weaker and noisier than the engine's advice with
+  hundreds of worlds, equally so for both sides. The view carries no inference from
+  the bidding or the declarations (uniform over the cards not seen).
 - ``dd``: the cheaper, clearly different option: the deal is played double dummy
   (the engine's exact card points), as in the deal table.
 
@@ -37,8 +36,9 @@ schmeiss) are simulated.
 :mod:`analysis.bidding.carabin` (``derived``, ``thumb``, ``always``) are dealt to the
 players in turn (``policies="derived,thumb"`` with 4 players: players 0 and 2 derived,
 1 and 3 thumb). Play is ``dd`` (default: the make probe and the chelem search decide
-the contract, exactly what double-dummy play gives) or ``pimc`` (PIMC card by card,
-slow: seconds a card with 4 players).
+the contract, exactly what double-dummy play gives) or ``pimc`` (PIMC card by card
+from each seat's view, :class:`analysis.play.CarabinPimc`: each card by how often the
+contract is made or failed over the worlds, not by points).
 
 The studies ``klabberjass-matches`` and ``carabin-matches`` run matches through the
 study runner (one row per match; ``--deals`` is the number of matches).
@@ -57,7 +57,6 @@ from typing import Any
 
 import numpy as np
 
-from analysis.advice import advise
 from analysis.bidding.carabin import POLICIES, auction, contract_result
 from analysis.bidding.equilibrium import (
     Classifier,
@@ -70,14 +69,13 @@ from analysis.bidding.equilibrium import (
 )
 from analysis.bidding.klabberjass import Estimate, LinearEstimate, hand_features, proportion
 from analysis.bidding.sinking import option_nets
+from analysis.play import CarabinPimc, Pimc, play_carabin, play_deal
 from analysis.studies import read_manifest, read_study
-from solver import carabin, klabberjass
 from solver.carabin import Deal as CDeal
 from solver.carabin import Match as CGame
 from solver.carabin import Rules as CRules
-from solver.carabin import contract_made
-from solver.cards import cards_of, parse_card
-from solver.klabberjass import PACK, SEED, Position, Rules
+from solver.cards import cards_of
+from solver.klabberjass import PACK, SEED, Rules
 from solver.klabberjass.deal import (
     Deal,
     Match,
@@ -265,25 +263,12 @@ def declarations(
 def play_pimc(
     hands: tuple[int, int], trump: int, turn: int, samples: int, rng: random.Random, rules: Rules
 ) -> tuple[int, int]:
-    """Card points (E, D) of a deal played card by card by PIMC (E leads)."""
+    """Card points (E, D) of a deal played card by card by PIMC (E leads): both seats
+    play :class:`analysis.play.Pimc` over ``samples`` worlds a decision, the worlds'
+    seeds drawn from ``rng``."""
 
-    pos = Position(trump, 0, hands)
-    played: list[int] = []
-    points = [0, 0]
-    while not pos.is_over:
-        legal = pos.legal_moves()
-        mover = pos.to_move
-        if len(legal) == 1:
-            card = legal[0]
-        else:
-            view = klabberjass.View(mover, trump, turn, pos.hands[mover], tuple(played))
-            advice = advise(view, samples, seed=rng.getrandbits(32), workers=1, rules=rules)
-            card = parse_card(advice.best)
-        pos, winner, pts = pos.step(card, rules)
-        played.append(card)
-        if winner is not None:
-            points[winner] += pts
-    return points[0], points[1]
+    policy = Pimc(samples, seed=rng)
+    return play_deal(hands, trump, turn, (policy, policy), rules=rules).points
 
 
 def play_dd(hands: tuple[int, int], trump: int, rules: Rules) -> tuple[int, int]:
@@ -447,37 +432,12 @@ class CarabinMatch:
 
 
 def carabin_play_pimc(deal, contract, samples: int, rng: random.Random) -> bool:
-    """Whether the contract is made when every seat plays by PIMC (slow)."""
+    """Whether the contract is made when every seat plays by PIMC
+    (:class:`analysis.play.CarabinPimc`: made or failed in each world, the bidder for
+    it, the others against it), the worlds' seeds drawn from ``rng``."""
 
-    pos = deal.position(bidder=contract.bidder, trump=contract.trump)
-    played: list[int] = []
-    bidder_points, tricks_lost = 0, 0
-    while not pos.is_over:
-        legal = pos.legal_moves()
-        mover = pos.to_move
-        if len(legal) == 1:
-            card = legal[0]
-        else:
-            view = carabin.View(
-                deal.players,
-                mover,
-                contract.bidder,
-                contract.trump,
-                deal.turn,
-                pos.hands[mover],
-                tuple(played),
-            )
-            card = parse_card(advise(view, samples, seed=rng.getrandbits(32), workers=1).best)
-        pos, winner, pts = pos.step(card)
-        played.append(card)
-        if winner is not None:
-            if winner == contract.bidder:
-                bidder_points += pts
-            else:
-                tricks_lost += 1
-    if contract.chelem:
-        return tricks_lost == 0
-    return contract_made(bidder_points, deal.points_in_play)
+    policy = CarabinPimc(samples, seed=rng)
+    return play_carabin(deal, contract, [policy] * deal.players).made
 
 
 def carabin_match(

@@ -9,11 +9,19 @@ Klabberjass, ``--what``:
 - ``table``: the whole deal table (4 trumps x 2 bidders, the dix under ``classic``).
 - ``tree``: the full optimal trick tree of a random 9-card position.
 - ``advice``: PIMC over 200 worlds at the first trick (E to lead, turn-up suit trump).
+- ``pimc``: whole contracts played card by card by PIMC on both sides
+  (:class:`analysis.play.Pimc`, 20 worlds a decision, one core; turn-up suit trump, E
+  leads): milliseconds a contract, decisions searched, worlds and child searches, and
+  the same contracts played double dummy; with ``--reference-deals K`` the first K
+  also by :func:`analysis.advice.advise` at every decision (the general way), for the
+  speed-up. The table is cleared once, not per contract.
 
 Carabin, ``--what`` is a comma-separated list of ``exact`` (the bidder's exact points
 of a full deal), ``make`` (one make/fail probe at half the points in play plus one) and
 ``chelem`` (the all-tricks search), by default ``exact,make`` (``make`` for six
-players); a random bidder, the turn-up suit trump, seat 0 leading. ``--reference-deals
+players); a random bidder, the turn-up suit trump, seat 0 leading. ``--what pimc``
+alone plays whole (plain) contracts card by card by PIMC at every seat
+(:class:`analysis.play.CarabinPimc`, 20 worlds a decision, one core). ``--reference-deals
 K`` also checks the engine against the reference minimax on K deals cut down to one
 card a hand.
 
@@ -67,7 +75,7 @@ EXAMPLES = (
 _DEALS = count("--deals", 1, MAX_BENCH_DEALS)
 _REFERENCE = count("--reference-deals", 0, MAX_REFERENCE_DEALS)
 
-KLABBERJASS_WHAT = ("solve", "table", "tree", "advice")
+KLABBERJASS_WHAT = ("solve", "table", "tree", "advice", "pimc")
 CARABIN_WHAT = ("exact", "make", "chelem")
 
 
@@ -113,10 +121,11 @@ def run(args: argparse.Namespace) -> int:
             "table": _klabberjass_table,
             "tree": _klabberjass_tree,
             "advice": _klabberjass_advice,
+            "pimc": _klabberjass_pimc,
         }
         if what not in runs:
             raise UsageError(
-                f"unknown --what '{what}' for klabberjass (solve, table, advice or tree)"
+                f"unknown --what '{what}' for klabberjass (solve, table, advice, tree or pimc)"
             )
         report, lines = runs[what](game, args)
     if args.json:
@@ -287,6 +296,82 @@ def _klabberjass_advice(game: Game, args: argparse.Namespace) -> tuple[dict, lis
     return _seconds_report(args, "advice over 200 worlds, first trick, E to lead", times, [])
 
 
+def _klabberjass_pimc(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
+    """Milliseconds a contract played by PIMC on both sides (20 worlds a decision)."""
+    from analysis.play import Advised, DoubleDummy, Pimc, play_deal
+
+    rules, samples = game.rules, 20
+    rng = random.Random(args.seed)
+    deals = [KlabberjassDeal.random(rng.getrandbits(64)) for _ in range(args.deals)]
+    core = klabberjass.core()
+    clock = time.perf_counter
+
+    def run(make: Callable[[int], tuple], count: int) -> tuple[list[float], list[tuple]]:
+        times, stats = [], []
+        core.clear()  # each way starts from an empty table
+        for i, d in enumerate(deals[:count]):
+            policies = make(i)
+            nodes = core.nodes
+            start = clock()
+            play_deal(d.hands, d.turn_suit, d.turn, policies, rules=rules)
+            times.append(clock() - start)
+            s = [p.stats for p in policies]
+            stats.append(
+                (
+                    sum(x.decisions for x in s),
+                    sum(x.worlds for x in s),
+                    sum(x.searches for x in s),
+                    core.nodes - nodes,
+                )
+            )
+        return times, stats
+
+    def pimc(i: int) -> tuple:
+        return (Pimc(samples, seed=2 * i), Pimc(samples, seed=2 * i + 1))
+
+    times, stats = run(pimc, args.deals)
+    dd_times, _ = run(lambda i: (DoubleDummy(), DoubleDummy()), args.deals)
+    n = args.deals
+    report: dict = {
+        "what": "pimc",
+        "deals": n,
+        "seed": args.seed,
+        "samples": samples,
+        "median_ms": round(1e3 * statistics.median(times), 3),
+        "mean_ms": round(1e3 * statistics.fmean(times), 3),
+        "max_ms": round(1e3 * max(times), 3),
+        "decisions_per_contract": round(sum(s[0] for s in stats) / n, 2),
+        "worlds_per_contract": round(sum(s[1] for s in stats) / n, 1),
+        "searches_per_contract": round(sum(s[2] for s in stats) / n, 1),
+        "nodes_per_contract": round(sum(s[3] for s in stats) / n),
+        "dd_median_ms": round(1e3 * statistics.median(dd_times), 3),
+        "dd_mean_ms": round(1e3 * statistics.fmean(dd_times), 3),
+    }
+    lines = [
+        f"Klabberjass contracts played by PIMC on both sides, {samples} worlds a decision, "
+        f"{n} random deals (seed {args.seed}), turn-up suit trump, E leads, one core",
+        f"  per contract: {_ms(times)}",
+        f"  per contract: {report['decisions_per_contract']:.1f} decisions searched (of 18 "
+        f"cards), {report['worlds_per_contract']:.0f} worlds solved, "
+        f"{report['searches_per_contract']:.0f} child searches, "
+        f"{report['nodes_per_contract']} nodes",
+        f"  double-dummy play of the same contracts: {_ms(dd_times)}",
+    ]
+    k = min(args.reference_deals or 0, n)
+    if k:
+        ref_times, _ = run(lambda i: (Advised(samples, 2 * i), Advised(samples, 2 * i + 1)), k)
+        report["reference_deals"] = k
+        report["reference_median_ms"] = round(1e3 * statistics.median(ref_times), 3)
+        report["speedup_median_same_deals"] = round(
+            statistics.median(ref_times) / statistics.median(times[:k]), 1
+        )
+        lines.append(
+            f"  the general way (advise at every decision), first {k} deals: {_ms(ref_times)}; "
+            f"speed-up (median / median) {report['speedup_median_same_deals']:.1f}x"
+        )
+    return report, lines
+
+
 def _seconds_report(
     args: argparse.Namespace, what: str, times: list[float], sizes: list[int]
 ) -> tuple[dict, list[str]]:
@@ -345,12 +430,16 @@ def _timed(search: Callable[[], Any], limit: float | None) -> tuple[Any, float, 
 
 
 def _carabin(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
+    if args.what == "pimc":
+        return _carabin_pimc(game, args)
     n = game.rules.players
     order = game.rules.trick_order
     kinds = (args.what or ("make" if n == 6 else "exact,make")).split(",")
     for k in kinds:
         if k not in CARABIN_WHAT:
-            raise UsageError(f"unknown --what '{k}' for carabin (expected exact, make, chelem)")
+            raise UsageError(
+                f"unknown --what '{k}' for carabin (expected exact, make, chelem, or pimc alone)"
+            )
     rng = random.Random(args.seed)
     tt = DEFAULT_TT_MB
     core = carabin.core(tt)
@@ -416,6 +505,52 @@ def _carabin(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
         lines.append(
             f"  reference check on {r['positions']} small positions: {r['disagreements']} disagree"
         )
+    return report, lines
+
+
+def _carabin_pimc(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
+    """Milliseconds a Carabin contract played by PIMC at every seat (20 worlds)."""
+    from analysis.play import CarabinPimc, play_carabin
+    from solver.carabin.deal import Contract
+
+    n, samples = game.rules.players, 20
+    rng = random.Random(args.seed)
+    times, made = [], 0
+    decisions = worlds = searches = 0
+    for i in range(args.deals):
+        d = CarabinDeal.random(players=n, rng=rng)
+        contract = Contract(rng.randrange(n), suit_of(d.turn))
+        policies = [CarabinPimc(samples, seed=n * i + s) for s in range(n)]
+        start = time.perf_counter()
+        made += play_carabin(d, contract, policies).made
+        times.append(time.perf_counter() - start)
+        decisions += sum(p.stats.decisions for p in policies)
+        worlds += sum(p.stats.worlds for p in policies)
+        searches += sum(p.stats.searches for p in policies)
+    k = args.deals
+    report = {
+        "game": "carabin",
+        "what": "pimc",
+        "players": n,
+        "deals": k,
+        "seed": args.seed,
+        "samples": samples,
+        "median_ms": round(1e3 * statistics.median(times), 3),
+        "mean_ms": round(1e3 * statistics.fmean(times), 3),
+        "max_ms": round(1e3 * max(times), 3),
+        "decisions_per_contract": round(decisions / k, 2),
+        "worlds_per_contract": round(worlds / k, 1),
+        "probes_per_contract": round(searches / k, 1),
+        "made": made,
+    }
+    lines = [
+        f"Carabin contracts played by PIMC at every seat, {n} players, {samples} worlds a "
+        f"decision, {k} random deals (seed {args.seed}), random bidder, turn-up suit trump",
+        f"  per contract: {_ms(times)}",
+        f"  per contract: {report['decisions_per_contract']:.1f} decisions searched (of "
+        f"{8 * n} cards), {report['worlds_per_contract']:.0f} worlds drawn, "
+        f"{report['probes_per_contract']:.0f} make/chelem probes; made {made} of {k}",
+    ]
     return report, lines
 
 

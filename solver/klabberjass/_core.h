@@ -19,6 +19,7 @@
 #ifndef KJ_CORE_H
 #define KJ_CORE_H
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -580,6 +581,184 @@ static int kj_pv(kj_ctx *c, uint64_t e, uint64_t d, int trump, int leader, int t
         n = next;
     }
     return k;
+}
+
+/* ---------------------------------------------------------------- PIMC decisions
+ *
+ * One card-play decision by perfect-information Monte Carlo: worlds (the hidden hand)
+ * are drawn uniformly, and the candidate card of the greatest total points for the
+ * mover over the worlds is chosen, ties to the earliest candidate (the binding passes
+ * them in notation order). */
+
+/* splitmix64: a small, fast generator with a 64-bit state; the same seed always gives
+ * the same worlds. */
+static inline uint64_t kj_rand(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in 0..n-1 (n >= 1), exactly: draws that would bias the result are rejected. */
+static inline int kj_below(uint64_t *s, int n)
+{
+    uint64_t limit = UINT64_MAX - UINT64_MAX % (uint64_t)n;
+    uint64_t r;
+    do r = kj_rand(s); while (r >= limit);
+    return (int)(r % (uint64_t)n);
+}
+
+/* `count` sets of `need` cards each, drawn uniformly among the cards of `pool` (a
+ * partial Fisher-Yates shuffle of the pool in card order for each set), from `seed`. */
+static void kj_sample(uint64_t pool, int need, int count, uint64_t seed, uint64_t *out)
+{
+    int cards[64], n = 0, a[64];
+    for (uint64_t m = pool; m; m &= m - 1) cards[n++] = tl_ctz64(m);
+    uint64_t s = seed;
+    for (int w = 0; w < count; w++) {
+        memcpy(a, cards, (size_t)n * sizeof(int));
+        uint64_t h = 0;
+        for (int i = 0; i < need; i++) {
+            int j = i + kj_below(&s, n - i), t = a[i];
+            a[i] = a[j];
+            a[j] = t;
+            h |= 1ull << a[i];
+        }
+        out[w] = h;
+    }
+}
+
+/* The mover's points with internal card m from node n, fail-soft in the mover's
+ * window (lo, hi): a result <= lo is an upper bound, >= hi a lower bound, anything
+ * between exact. */
+static int kj_mover_child(kj_ctx *c, const kj_node *n, int m, int lo, int hi)
+{
+    int gain, mover = kj_node_mover(n);
+    kj_node ch = kj_child(c, n, m, &gain);
+    int a = mover == 0 ? lo - gain : n->rem - hi - gain;
+    int b = mover == 0 ? hi - gain : n->rem - lo - gain;
+    int ev = (!(ch.hE | ch.hD) && ch.lc < 0) ? 0 : kj_search(c, ch.hE, ch.hD, ch.leader, ch.lc, ch.rem, a, b);
+    ev += gain;
+    return mover == 0 ? ev : n->rem - ev;
+}
+
+#define KJ_PIMC_MAX_WORLDS 100000
+
+/* One PIMC decision. `mine` is the mover's hand, `known` the cards of the other hand
+ * known to be there; each of `count` worlds adds `need` cards drawn from `pool`
+ * (kj_sample with `seed`). cands[0..k-1]: the candidate cards (external, legal, in the
+ * order of ties). Returns the index of the candidate of the greatest total points of
+ * the mover over the worlds, ties to the first; -1 on no memory.
+ *
+ * With exact != 0 every candidate is solved in every world; its points are written to
+ * values[w * k + i] and its total to sums[i]. Otherwise (values unused, may be NULL)
+ * the same choice is made with less work: the worlds' values V_w (the best card's) are
+ * found first; a candidate's total is then the sum of V_w less its losses against
+ * them, and the candidates are totalled one after another, the one most often best
+ * (by the table's best lead) first. A later candidate may lose no more than the best
+ * so far did (one point less if it comes after it in the order of ties): it is
+ * dropped as soon as it has, and each of its searches asks only what can still
+ * matter (is the card worth V_w? if not, is it worth more than V_w minus the loss it
+ * can still afford, and then exactly how much). sums[i] is the total of every
+ * candidate that was completed, -1 for one dropped. *searches counts child searches.
+ * Returns -2 (nothing solved) if a candidate is not a legal card of the mover. */
+static int kj_pimc(kj_ctx *c, uint64_t mine, uint64_t known, uint64_t pool, int need, int count,
+                   uint64_t seed, int trump, int leader, int trick, int bonus,
+                   const int *cands, int k, int exact, int *values, long *sums, long *searches)
+{
+    int mover = trick < 0 ? leader : 1 - leader;
+    uint64_t *opp = (uint64_t *)malloc((size_t)count * sizeof(uint64_t));
+    kj_node *nodes = (kj_node *)malloc((size_t)count * sizeof(kj_node));
+    int *root = (int *)malloc((size_t)count * sizeof(int));
+    int chosen = -1, im[KJ_MAX_HAND], votes[KJ_MAX_HAND];
+    *searches = 0;
+    if (!opp || !nodes || !root) goto done;
+    c->age++;
+    kj_sample(pool, need, count, seed, opp);
+    for (int w = 0; w < count; w++) {
+        uint64_t h = known | opp[w];
+        kj_node_init(c, &nodes[w], mover == 0 ? mine : h, mover == 0 ? h : mine, trump, leader, trick, bonus);
+    }
+    uint32_t legal = kj_node_legal(c, &nodes[0]); /* the mover's: the same in every world */
+    for (int i = 0; i < k; i++) {
+        im[i] = kj_card_to_internal(c, cands[i]);
+        votes[i] = 0;
+        sums[i] = exact ? 0 : -1;
+        if (!((legal >> im[i]) & 1)) { chosen = -2; goto done; }
+    }
+    if (exact) {
+        for (int w = 0; w < count; w++)
+            for (int i = 0; i < k; i++) {
+                int v = kj_mover_child(c, &nodes[w], im[i], -1, nodes[w].rem + 1);
+                values[w * k + i] = v;
+                sums[i] += v;
+                (*searches)++;
+            }
+        chosen = 0;
+        for (int i = 1; i < k; i++)
+            if (sums[i] > sums[chosen]) chosen = i;
+        goto done;
+    }
+    /* every world's value, and which lead the table found best */
+    long total_root = 0;
+    for (int w = 0; w < count; w++) {
+        const kj_node *n = &nodes[w];
+        int ev = kj_exact(c, n->hE, n->hD, n->leader, n->lc, n->rem);
+        root[w] = mover == 0 ? ev : n->rem - ev;
+        total_root += root[w];
+        if (n->lc < 0) {
+            uint64_t key = (uint64_t)n->hE | ((uint64_t)n->hD << 32);
+            unsigned tag = 1u | ((unsigned)c->trump << 1) | ((unsigned)n->leader << 3);
+            int ncards = kj_popc(n->hE) + kj_popc(n->hD);
+            kj_entry *e = kj_tt_find(kj_bucket(c, key, tag, ncards), key, tag);
+            if (e && e->best)
+                for (int i = 0; i < k; i++) votes[i] += im[i] == e->best - 1;
+        }
+    }
+    /* candidates: the most votes first, then (a reply) the search's own order, then
+     * the order of ties */
+    int corder[KJ_MAX_HAND], cscore[KJ_MAX_HAND], nc = 0;
+    for (int i = 0; i < k; i++) {
+        int h = nodes[0].lc >= 0 ? kj_follow_score(c, nodes[0].lc, im[i]) : 0;
+        nc = tl_insert(corder, cscore, nc, i, votes[i] * 1024 + h);
+    }
+    long best_sum = 0;
+    for (int j = 0; j < nc; j++) {
+        int i = corder[j];
+        /* the loss against the worlds' values it may afford */
+        long allowed = chosen < 0 ? LONG_MAX / 2 : total_root - best_sum - (i < chosen ? 0 : 1);
+        long loss = 0;
+        int alive = allowed >= 0;
+        for (int w = 0; w < count && alive; w++) {
+            const kj_node *n = &nodes[w];
+            int top = root[w], v;
+            /* dropped when v <= cut: search (cut, top + 1), top being an upper bound */
+            long cut = (long)top - (allowed - loss) - 1;
+            int lo = cut < -1 ? -1 : (int)cut;
+            if (lo < top - 1) {
+                v = kj_mover_child(c, n, im[i], top - 1, top + 1); /* worth top? */
+                (*searches)++;
+                if (v >= top) v = top;
+                else if (v > lo) {
+                    v = kj_mover_child(c, n, im[i], lo, v + 1);
+                    (*searches)++;
+                }
+            } else {
+                v = kj_mover_child(c, n, im[i], lo, top + 1);
+                (*searches)++;
+            }
+            loss += top - v;
+            if (v <= lo || loss > allowed) alive = 0; /* v <= lo never when lo = -1 */
+        }
+        if (!alive) continue;
+        sums[i] = total_root - loss;
+        chosen = i;
+        best_sum = sums[i];
+    }
+done:
+    free(opp); free(nodes); free(root);
+    return chosen;
 }
 
 /* ---------------------------------------------------------------- optimal DAG

@@ -5,6 +5,8 @@ from typing import Any
 
 MAX_MEGABYTES: int
 
+def sample_hands(pool: int, need: int, count: int, seed: int) -> list[int]: ...
+
 class Core:
     def __init__(
         self,
@@ -31,6 +33,21 @@ class Core:
     def pv(
         self, e: int, d: int, trump: int, leader: int, trick: int, bonus: int
     ) -> tuple[int, list[int]]: ...
+    def pimc(
+        self,
+        mine: int,
+        known: int,
+        pool: int,
+        need: int,
+        count: int,
+        seed: int,
+        trump: int,
+        leader: int,
+        trick: int,
+        bonus: int,
+        candidates: Sequence[int],
+        exact: bool = False,
+    ) -> tuple[int, list[int], int, list[list[int]] | None]: ...
     def optimal_tree(
         self,
         e: int,

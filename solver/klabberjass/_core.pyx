@@ -11,6 +11,7 @@ the main thread, which raises ``KeyboardInterrupt``.
 """
 
 from libc.stdint cimport int8_t, int16_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
 
 include "stop.pxi"
 
@@ -34,6 +35,11 @@ cdef extern from "_core.h" nogil:
                  int *cards, int *values)
     int kj_pv(kj_ctx *c, uint64_t e, uint64_t d, int trump, int leader, int trick, int bonus,
               int *cards, int *value)
+    int KJ_PIMC_MAX_WORLDS
+    void kj_sample(uint64_t pool, int need, int count, uint64_t seed, uint64_t *out)
+    int kj_pimc(kj_ctx *c, uint64_t mine, uint64_t known, uint64_t pool, int need, int count,
+                uint64_t seed, int trump, int leader, int trick, int bonus,
+                const int *cands, int k, int exact, int *values, long *sums, long *searches)
     ctypedef struct kj_tree:
         int nn, nm, ne
         uint32_t *iE
@@ -122,6 +128,28 @@ def _check_rules(list plain_power, list trump_power, list plain_points, list tru
     if total > KJ_MAX_PACK_POINTS:
         raise ValueError(f"the pack is worth {total} points, more than the core's "
                          f"{KJ_MAX_PACK_POINTS}")
+
+
+def sample_hands(pool, need, count, seed):
+    """``count`` card sets of ``need`` cards each, drawn uniformly (independently) among
+    the cards of ``pool``; the same ``seed`` (a 64-bit int) gives the same sets.
+
+    These are the worlds :meth:`Core.pimc` draws with the same arguments.
+    """
+    cdef uint64_t p = _u64(pool, "pool")
+    cdef int n = _cint(need, "need", 0, 64, "0..64")
+    cdef int k = _cint(count, "count", 0, KJ_PIMC_MAX_WORLDS, f"0..{KJ_PIMC_MAX_WORLDS}")
+    cdef uint64_t s = _u64(seed, "seed")
+    if n > bin(p).count("1"):
+        raise ValueError(f"need {n} cards from a pool of {bin(p).count('1')}")
+    cdef uint64_t *out = <uint64_t *>malloc(max(k, 1) * sizeof(uint64_t))
+    if out is NULL:
+        raise MemoryError()
+    try:
+        kj_sample(p, n, k, s, out)
+        return [out[i] for i in range(k)]
+    finally:
+        free(out)
 
 
 cdef class Core:
@@ -282,6 +310,70 @@ cdef class Core:
                     break
                 vo[i] = v
         _stop_end(&self.ctx.stop, hooked)
+
+    def pimc(self, mine, known, pool, need, count, seed, trump, leader, trick, bonus,
+             candidates, exact=False):
+        """One decision by perfect-information Monte Carlo (kj_pimc in _core.h).
+
+        The mover (``leader`` if ``trick`` is -1, else the other seat) holds ``mine``;
+        each of ``count`` worlds gives the other hand ``known`` plus ``need`` cards of
+        ``pool`` (the sets :func:`sample_hands` draws from ``seed``). ``candidates``
+        are legal cards of the mover, in the order that breaks ties.
+
+        Returns:
+            (index of the chosen candidate: the greatest total points of the mover over
+            the worlds, ties to the first; the totals, -1 for a candidate dropped early;
+            the number of child searches; with ``exact``, every candidate's points in
+            every world as a list of rows, else None). With ``exact`` nothing is dropped.
+        """
+        cdef uint64_t hm = _u64(mine, "mine"), hk = _u64(known, "known"), hp = _u64(pool, "pool")
+        cdef int a[4]
+        cdef int n = _cint(need, "need", 0, KJ_MAX_HAND, f"0..{KJ_MAX_HAND}")
+        cdef int w = _cint(count, "count", 1, KJ_PIMC_MAX_WORLDS, f"1..{KJ_PIMC_MAX_WORLDS}")
+        cdef uint64_t s = _u64(seed, "seed")
+        cdef int cards[2 * KJ_MAX_HAND]
+        cdef long sums[2 * KJ_MAX_HAND]
+        cdef long searches = 0
+        cdef int k = len(candidates), i, chosen
+        cdef bint ex = bool(exact)
+        cdef int *values = NULL
+        if not 1 <= k <= KJ_MAX_HAND:
+            raise ValueError(f"{k} candidates (expected 1..{KJ_MAX_HAND})")
+        if (hm & hk) or (hp & (hm | hk)):
+            raise ValueError("mine, known and pool must be disjoint")
+        if n > bin(hp).count("1"):
+            raise ValueError(f"need {n} cards from a pool of {bin(hp).count('1')}")
+        cdef uint64_t he, hd
+        cdef bint hooked
+        mover = _cint(leader, "leader", 0, 1, "0 for E or 1 for D")
+        if trick != -1:
+            mover = 1 - mover
+        # every world is a position of the same shape: check one
+        first = hk | sample_hands(hp, n, 1, s)[0]
+        e, d = (hm, first) if mover == 0 else (first, hm)
+        self._position(e, d, trump, leader, trick, bonus, &he, &hd, a)
+        for i in range(k):
+            cards[i] = _cint(candidates[i], "candidates", 0, 63, "a card", i)
+            if not (hm >> cards[i]) & 1:
+                raise ValueError(f"candidate {cards[i]} is not in the mover's hand")
+        if ex:
+            values = <int *>malloc(w * k * sizeof(int))
+            if values is NULL:
+                raise MemoryError()
+        try:
+            hooked = _stop_begin(&self.ctx.stop)
+            with nogil:
+                chosen = kj_pimc(self.ctx, hm, hk, hp, n, w, s, a[0], a[1], a[2], a[3],
+                                 cards, k, ex, values, sums, &searches)
+            _stop_end(&self.ctx.stop, hooked)
+            if chosen == -2:
+                raise ValueError("a candidate is not a legal card of the mover")
+            if chosen < 0:
+                raise MemoryError("cannot allocate the worlds")
+            rows = [[values[j * k + i] for i in range(k)] for j in range(w)] if ex else None
+            return chosen, [sums[i] for i in range(k)], searches, rows
+        finally:
+            free(values)
 
     def optimal_tree(self, e, d, trump, leader, trick, bonus, per_class, max_nodes):
         """The DAG of optimal play from a position, as flat lists (None if over max_nodes).

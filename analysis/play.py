@@ -1,0 +1,666 @@
+"""Card play from each player's own information, by perfect-information Monte Carlo
+(PIMC), and whole contracts played with a policy per seat: Klabberjass (:class:`Pimc`,
+:func:`play_deal`) and Carabin (:class:`CarabinPimc`, :func:`play_carabin`, judged by
+what Carabin scores: the contract made or failed, not points).
+
+A player who must choose a card knows his hand, every card played (in order, so who
+played it and who led), what that implies (a player who did not follow suit is void
+in it, and so on, as :class:`solver.klabberjass.View` infers), the turn-up card (out of
+play) and the cards the other player showed by declaring. :class:`Pimc` draws worlds
+(the other hand) uniformly among those consistent with that, solves each world double
+dummy and plays the card of the greatest total points over the worlds; ties go to the
+card printed first (notation order: spades first, high to low). :class:`DoubleDummy`
+plays the engine's best card seeing both hands (the same tie rule), for comparison.
+
+What makes :class:`Pimc` fast (the choice is the same as solving every legal card in
+every world and adding up; the tests check it):
+
+- a forced card, or legal cards that are all equivalent from the player's view, is
+  played with no search. Cards are equivalent (the same *class*) when they are of one
+  suit, worth the same points and no card that may be the other player's, nor the card
+  led, lies between them in trick order: in every world they take the same tricks and
+  points, so only the first of each class (in notation order) is solved;
+- one compiled call a decision (:meth:`solver.klabberjass._core.Core.pimc`): it draws
+  the worlds itself (:func:`solver.klabberjass._core.sample_hands` gives the same ones
+  to anyone who asks with the seed), finds each world's value, then totals the classes
+  one after another, the most often best first: a class is dropped as soon as its
+  shortfall against the worlds' values exceeds that of the best total so far, and each
+  of its searches is cut to the window that can still matter;
+- one transposition table for every world and every decision (its entries are keyed on
+  both hands, so they hold in any world).
+
+>>> from solver.klabberjass.deal import Deal
+>>> from solver.klabberjass.rules import points_of
+>>> deal = Deal.random(7)
+>>> a = play_deal(deal.hands, deal.turn_suit, deal.turn, (Pimc(20, seed=1), Pimc(20, seed=2)))
+>>> sum(a.points) == points_of(deal.hands[0] | deal.hands[1], deal.turn_suit) + 10, len(a.cards)
+(True, 18)
+>>> a == play_deal(deal.hands, deal.turn_suit, deal.turn, (Pimc(20, seed=1), Pimc(20, seed=2)))
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from solver.carabin.deal import Contract, contract_made
+from solver.carabin.deal import Deal as CarabinDeal
+from solver.carabin.position import Position as CarabinPosition
+from solver.carabin.rules import PACK as CARABIN_PACK
+from solver.carabin.rules import card_points as carabin_points
+from solver.carabin.view import View as CarabinView
+from solver.cards import card_count, cards_of, suit_mask, suit_of
+from solver.errors import RulesError
+from solver.klabberjass import engine
+from solver.klabberjass.position import Position
+from solver.klabberjass.rules import (
+    PACK,
+    PLAIN_POWER,
+    SEED,
+    TRUMP_POWER,
+    Rules,
+    card_points,
+    card_power,
+)
+from solver.klabberjass.view import View
+
+#: Worlds a decision by default.
+DEFAULT_SAMPLES = 20
+
+
+@dataclass
+class PlayState:
+    """A contract being played: the true position and what both players have seen.
+
+    Attributes:
+        position: the position (both hands; only :class:`DoubleDummy` looks at it).
+        played: the cards played so far, in order.
+        turn: the turn-up card (out of play).
+        shown: per seat, the cards he showed (declared), played or not.
+        void: per seat, the cards the play has shown him not to hold (from not
+            following suit, not trumping, not overtrumping), as
+            :meth:`solver.klabberjass.View.inference` infers them.
+        rules: the rules (the last-trick bonus).
+        bottom: the bottom card of the stock if it was shown (out of play), or None.
+    """
+
+    position: Position
+    turn: int
+    shown: tuple[int, int] = (0, 0)
+    rules: Rules = SEED
+    bottom: int | None = None
+    played: list[int] = field(default_factory=list)
+    void: list[int] = field(default_factory=lambda: [0, 0])
+
+    @property
+    def out_of_play(self) -> int:
+        """The cards nobody holds that both players know of (turn-up, bottom card)."""
+        return 1 << self.turn | (1 << self.bottom if self.bottom is not None else 0)
+
+    def step(self, card: int) -> tuple[int | None, int]:
+        """Play ``card`` for the seat to move and note what it shows.
+
+        Returns:
+            The seat that won the trick (None if unfinished) and its points.
+
+        Raises:
+            IllegalPlayError: the card is not legal.
+        """
+        p = self.position
+        if p.trick is not None:
+            lead, follower = p.trick, card
+            s, trump = suit_of(lead), p.trump
+            banned = 0
+            if suit_of(follower) != s:
+                banned |= suit_mask(s)
+                if s != trump and suit_of(follower) != trump:
+                    banned |= suit_mask(trump)
+            elif s == trump and card_power(follower, trump) < card_power(lead, trump):
+                power = card_power(lead, trump)
+                banned |= sum(
+                    1 << c for c in cards_of(suit_mask(s) & PACK) if card_power(c, trump) > power
+                )
+            self.void[p.to_move] |= banned & PACK
+        self.position, winner, pts = p.step(card, self.rules)
+        self.played.append(card)
+        return winner, pts
+
+    def view(self, seat: int | None = None) -> View:
+        """The view of ``seat`` (default: the seat to move), for :func:`analysis.advice.advise`
+        and the tests."""
+        seat = self.position.to_move if seat is None else seat
+        return View(
+            seat,
+            self.position.trump,
+            self.turn,
+            self.position.hands[seat],
+            tuple(self.played),
+            bottom=self.bottom,
+            shown=self.shown[1 - seat],
+        )
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """What the seat to move knows of the other hand.
+
+    Attributes:
+        known: cards known to be there (shown and not yet played).
+        pool: cards that may be there (the rest of the hand is drawn from them).
+        need: how many cards of ``pool`` it holds.
+    """
+
+    known: int
+    pool: int
+    need: int
+
+
+def hidden_of(state: PlayState) -> Hidden:
+    """The other hand as the seat to move sees it (what :meth:`View.inference` finds).
+
+    Raises:
+        RulesError: no hand fits (cannot happen in a real deal).
+    """
+    p = state.position
+    me = p.to_move
+    opp = 1 - me
+    played = 0
+    for c in state.played:
+        played |= 1 << c
+    if p.trick is not None:
+        played |= 1 << p.trick
+    shown = state.shown[opp]
+    known = shown & ~played
+    pool = PACK & ~(p.hands[me] | played | state.out_of_play | shown | state.void[opp])
+    size = card_count(p.hands[opp])
+    need = size - card_count(known)
+    if need < 0 or need > card_count(pool):
+        raise RulesError("no hand of the other player fits what has been seen")
+    return Hidden(known, pool, need)
+
+
+def classes(position: Position, hidden: Hidden) -> list[list[int]]:
+    """The legal cards of the seat to move in classes of equivalent cards.
+
+    One suit, equal points, and no card that may be the other player's (nor the card
+    led) between them in trick order. Each class is in notation order; the classes
+    are in the notation order of their first card.
+
+    >>> from solver.cards import card_str
+    >>> p = Position.parse("trump=H lead=E E=T97... D=AK8...")
+    >>> [[card_str(c) for c in k] for k in classes(p, Hidden(0, p.hands[1], 3))]
+    [['TS'], ['9S'], ['7S']]
+
+    Once the 8 has been played, the 9 and the 7 touch:
+
+    >>> p = Position.parse("trump=H lead=E E=T97... D=AKQ...")
+    >>> [[card_str(c) for c in k] for k in classes(p, Hidden(0, p.hands[1], 3))]
+    [['TS'], ['9S', '7S']]
+    """
+    trump = position.trump
+    legal = position.legal_set()
+    others = hidden.known | hidden.pool
+    if position.trick is not None:
+        others |= 1 << position.trick
+    out: list[list[int]] = []
+    for s in range(4):
+        if not legal & suit_mask(s):
+            continue
+        table = TRUMP_POWER if s == trump else PLAIN_POWER
+        by_power = sorted(
+            (16 * s + r for r in range(16) if table[r] >= 0), key=lambda c: -table[c & 15]
+        )
+        cur: list[int] = []
+        for c in by_power:
+            if others >> c & 1:
+                if cur:
+                    out.append(cur)
+                cur = []
+            elif legal >> c & 1:
+                if cur and card_points(cur[-1], trump) != card_points(c, trump):
+                    out.append(cur)
+                    cur = []
+                cur.append(c)
+        if cur:
+            out.append(cur)
+    ordered = [sorted(k, key=lambda c: (c >> 4, -(c & 15))) for k in out]
+    ordered.sort(key=lambda k: (k[0] >> 4, -(k[0] & 15)))
+    return ordered
+
+
+class Policy(Protocol):
+    """A card-play policy: the card the seat to move plays."""
+
+    def choose(self, state: PlayState) -> int:
+        """The card to play (legal) for the seat to move."""
+        ...
+
+
+@dataclass
+class Stats:
+    """What a policy has done: decisions searched, worlds and child searches."""
+
+    decisions: int = 0
+    worlds: int = 0
+    searches: int = 0
+
+
+class Pimc:
+    """PIMC from the player's own information (:class:`PlayState` less the other hand).
+
+    Args:
+        samples: worlds a decision.
+        seed: seed of the worlds (an int, or a ``random.Random`` to draw from); each
+            searched decision takes the next 64 bits.
+        tt_mb: the engine's transposition table (shared by every world and decision).
+    """
+
+    def __init__(
+        self,
+        samples: int = DEFAULT_SAMPLES,
+        seed: int | random.Random | None = None,
+        tt_mb: int | None = None,
+    ):
+        if samples < 1:
+            raise RulesError(f"invalid samples {samples} (at least 1)")
+        self.samples = samples
+        self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        self.core = engine.core(tt_mb)
+        self.stats = Stats()
+
+    def choose(self, state: PlayState) -> int:
+        """The card for the seat to move; forced and all-equivalent choices unsearched."""
+        p = state.position
+        hidden = hidden_of(state)
+        ks = classes(p, hidden)
+        if len(ks) == 1:
+            return ks[0][0]
+        return self.decide(p, hidden, ks, state.rules.last_trick)[0]
+
+    def decide(
+        self, p: Position, hidden: Hidden, ks: Sequence[Sequence[int]], bonus: int
+    ) -> tuple[int, int]:
+        """Search one decision over fresh worlds: (chosen card, seed of the worlds)."""
+        seed = self.rng.getrandbits(64)
+        me = p.to_move
+        trick = -1 if p.trick is None else p.trick
+        cands = [k[0] for k in ks]
+        i, _sums, searches, _ = self.core.pimc(
+            p.hands[me],
+            hidden.known,
+            hidden.pool,
+            hidden.need,
+            self.samples,
+            seed,
+            p.trump,
+            p.lead,
+            trick,
+            bonus,
+            cands,
+        )
+        self.stats.decisions += 1
+        self.stats.worlds += self.samples
+        self.stats.searches += searches
+        return cands[i], seed
+
+    def choose_view(self, view: View, rules: Rules = SEED) -> int:
+        """The card for a :class:`solver.klabberjass.View` (its seat is to move)."""
+        inf = view.inference()
+        _opp, _, size, known, _forbidden = inf.hidden[0]
+        hidden = Hidden(known, inf.pool, size - card_count(known))
+        p = inf.position
+        ks = classes(p, hidden)
+        if len(ks) == 1:
+            return ks[0][0]
+        return self.decide(p, hidden, ks, rules.last_trick)[0]
+
+
+class DoubleDummy:
+    """The engine's best card seeing both hands (ties: notation order)."""
+
+    def __init__(self, tt_mb: int | None = None):
+        self.core = engine.core(tt_mb)
+        self.stats = Stats()
+
+    def choose(self, state: PlayState) -> int:
+        """The double-dummy best card for the seat to move."""
+        p = state.position
+        legal = p.legal_set()
+        if legal & (legal - 1) == 0:
+            return legal.bit_length() - 1
+        trick = -1 if p.trick is None else p.trick
+        moves = self.core.moves(
+            p.hands[0], p.hands[1], p.trump, p.lead, trick, state.rules.last_trick
+        )
+        self.stats.decisions += 1
+        sign = 1 if p.to_move == 0 else -1
+        return min(moves, key=lambda m: (-sign * m[1], m[0] >> 4, -(m[0] & 15)))[0]
+
+
+class Advised:
+    """PIMC the general way, for comparison: :func:`analysis.advice.advise` on the view
+    of the seat to move (every legal card in every world, a batch of child positions
+    built in Python), whatever the choice; forced cards unsearched.
+
+    Args:
+        samples: worlds a decision.
+        seed: seed of the worlds (an int, or a ``random.Random`` to draw from).
+    """
+
+    def __init__(self, samples: int = DEFAULT_SAMPLES, seed: int | random.Random | None = None):
+        self.samples = samples
+        self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        self.stats = Stats()
+
+    def choose(self, state: PlayState) -> int:
+        """The advised card for the seat to move."""
+        from analysis.advice import advise
+        from solver.cards import parse_card
+
+        legal = state.position.legal_set()
+        if legal & (legal - 1) == 0:
+            return legal.bit_length() - 1
+        self.stats.decisions += 1
+        self.stats.worlds += self.samples
+        seed = self.rng.getrandbits(32)
+        advice = advise(state.view(), self.samples, seed=seed, workers=1, rules=state.rules)
+        return parse_card(advice.best)
+
+
+@dataclass(frozen=True)
+class PlayedDeal:
+    """A contract played out.
+
+    Attributes:
+        points: card points (E, D), last-trick bonus included.
+        cards: every card in the order played (E led the first trick).
+    """
+
+    points: tuple[int, int]
+    cards: tuple[int, ...]
+
+
+def play_deal(
+    hands: tuple[int, int],
+    trump: int,
+    turn: int,
+    policies: Sequence[Policy],
+    *,
+    rules: Rules = SEED,
+    shown: tuple[int, int] = (0, 0),
+    bottom: int | None = None,
+) -> PlayedDeal:
+    """Play a contract from the first card, ``policies[s]`` choosing for seat ``s``.
+
+    Args:
+        hands: the two nine-card hands (E, D); E leads.
+        trump: the trump suit.
+        turn: the turn-up card (out of play).
+        policies: a policy per seat (E, D).
+        rules: the rules (the last-trick bonus).
+        shown: cards each seat showed (declared) before the play.
+        bottom: the bottom card of the stock if it was shown.
+
+    Returns:
+        The card points of both seats and the cards played.
+
+    Raises:
+        IllegalPlayError: a policy chose a card that is not legal.
+    """
+    state = PlayState(Position(trump, 0, hands), turn, shown, rules, bottom)
+    points = [0, 0]
+    while not state.position.is_over:
+        card = policies[state.position.to_move].choose(state)
+        winner, pts = state.step(card)
+        if winner is not None:
+            points[winner] += pts
+    return PlayedDeal((points[0], points[1]), tuple(state.played))
+
+
+# ====================================================================== Carabin
+
+
+@dataclass
+class CarabinState:
+    """A Carabin contract being played: the true position and what everyone has seen.
+
+    Attributes:
+        position: the position (every hand).
+        turn: the turn-up card (out of play).
+        chelem: the contract is a chelem (every trick), else more than half the points.
+        points_in_play: the points of the cards dealt.
+        played: the cards played so far, in order.
+        bidder_points: the points of the tricks the bidder has won.
+        bidder_lost: the bidder has lost a trick.
+    """
+
+    position: CarabinPosition
+    turn: int
+    chelem: bool
+    points_in_play: int
+    played: list[int] = field(default_factory=list)
+    bidder_points: int = 0
+    bidder_lost: bool = False
+
+    def step(self, card: int) -> None:
+        """Play ``card`` for the seat to move.
+
+        Raises:
+            IllegalPlayError: the card is not in the hand in use.
+        """
+        self.position, winner, pts = self.position.step(card)
+        self.played.append(card)
+        if winner is not None:
+            if winner == self.position.bidder:
+                self.bidder_points += pts
+            else:
+                self.bidder_lost = True
+
+    def view(self, seat: int | None = None) -> CarabinView:
+        """The view of ``seat`` (default: the seat to move)."""
+        p = self.position
+        seat = p.to_move if seat is None else seat
+        return CarabinView(
+            p.players, seat, p.bidder, p.trump, self.turn, p.hands[seat], tuple(self.played),
+            p.trick_order,
+        )  # fmt: skip
+
+    def succeeds(self, world: CarabinPosition, card: int) -> bool:
+        """Whether the bidder's contract succeeds (double dummy) in ``world`` (a
+        position of this state's public history) once the mover plays ``card``."""
+        from solver.carabin import engine as carabin_engine
+
+        child, winner, pts = world.step(card)
+        bidder = world.bidder
+        if self.chelem:
+            if self.bidder_lost or (winner is not None and winner != bidder):
+                return False
+            return carabin_engine.all_tricks(child)
+        need = self.points_in_play // 2 + 1 - self.bidder_points - (pts if winner == bidder else 0)
+        if need <= 0:
+            return True
+        if need > child.points_left():
+            return False
+        return carabin_engine.make(child, need)
+
+
+def carabin_hidden(state: CarabinState) -> tuple[int, list[tuple[int, int, int]]]:
+    """What the seat to move does not see: the cards that may be in the other hands
+    (every card not his, not played, not the turn-up) and each hidden hand as (seat,
+    hand 0 = left / 1 = right, cards), as :meth:`solver.carabin.View.inference` finds."""
+    p = state.position
+    me = p.to_move
+    played = 0
+    for c in state.played:
+        played |= 1 << c
+    pool = CARABIN_PACK & ~(p.hands[me][0] | p.hands[me][1] | played | 1 << state.turn)
+    hidden = [
+        (s, k, card_count(p.hands[s][k])) for s in range(p.players) if s != me for k in (0, 1)
+    ]
+    return pool, hidden
+
+
+def carabin_worlds(state: CarabinState, count: int, seed: int) -> list[CarabinPosition]:
+    """``count`` worlds drawn uniformly from what the seat to move knows (from ``seed``)."""
+    p = state.position
+    pool, hidden = carabin_hidden(state)
+    cards = list(cards_of(pool))
+    total = sum(h[2] for h in hidden)
+    rng = random.Random(seed)
+    out = []
+    me = p.to_move
+    for _ in range(count):
+        drawn = rng.sample(cards, total)
+        hands = [[0, 0] for _ in range(p.players)]
+        hands[me] = list(p.hands[me])
+        i = 0
+        for seat, kind, size in hidden:
+            for c in drawn[i : i + size]:
+                hands[seat][kind] |= 1 << c
+            i += size
+        out.append(dataclasses.replace(p, hands=tuple((a, b) for a, b in hands), _checked=True))
+    return out
+
+
+def carabin_classes(position: CarabinPosition, pool: int) -> list[list[int]]:
+    """The legal cards of the seat to move in classes of equivalent cards: one suit,
+    equal points, no card that may be another player's (``pool``) nor a card of the
+    trick between them. Notation order, as :func:`classes`.
+
+    >>> from solver.carabin import Position as P
+    >>> p = P.parse("trump=S bidder=0 lead=0 next=L 0=T87.../...432 1=965.../...765 "
+    ...             "2=AKQ.../...T98")
+    >>> [[card_str(c) for c in k] for k in carabin_classes(p, p.hands[1][0] | p.hands[2][0])]
+    [['TS'], ['8S', '7S']]
+
+    Once the 9 has been played, the ten touches the 8 (no card of Carabin below the
+    queen has points):
+
+    >>> [[card_str(c) for c in k] for k in carabin_classes(p, p.hands[2][0])]
+    [['TS', '8S', '7S']]
+    """
+    legal = position.legal_set()
+    others = pool
+    for c in position.trick:
+        others |= 1 << c
+    out: list[list[int]] = []
+    for s in range(4):
+        if not legal & suit_mask(s):
+            continue
+        cur: list[int] = []
+        for r in range(12, -1, -1):  # the power order of Carabin is the rank order
+            c = 16 * s + r
+            if others >> c & 1:
+                if cur:
+                    out.append(cur)
+                cur = []
+            elif legal >> c & 1:
+                if cur and carabin_points(cur[-1]) != carabin_points(c):
+                    out.append(cur)
+                    cur = []
+                cur.append(c)
+        if cur:
+            out.append(cur)
+    return out
+
+
+class CarabinPimc:
+    """PIMC for Carabin from the player's own information: in each world the contract
+    succeeds or fails (double dummy; the bidder wants it made, every other seat wants
+    it failed); the card that does best in the most worlds is played, ties to notation
+    order. Forced and all-equivalent choices are not searched; a card stops being
+    evaluated as soon as it has failed in as many worlds as the best card so far.
+
+    Args:
+        samples: worlds a decision.
+        seed: seed of the worlds (an int, or a ``random.Random`` to draw from).
+    """
+
+    def __init__(self, samples: int = DEFAULT_SAMPLES, seed: int | random.Random | None = None):
+        if samples < 1:
+            raise RulesError(f"invalid samples {samples} (at least 1)")
+        self.samples = samples
+        self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        self.stats = Stats()
+
+    def choose(self, state: CarabinState) -> int:
+        """The card for the seat to move."""
+        p = state.position
+        pool, _ = carabin_hidden(state)
+        ks = carabin_classes(p, pool)
+        if len(ks) == 1:
+            return ks[0][0]
+        seed = self.rng.getrandbits(64)
+        worlds = carabin_worlds(state, self.samples, seed)
+        bidder_moves = p.to_move == p.bidder
+        self.stats.decisions += 1
+        self.stats.worlds += self.samples
+        # card by card in notation order: a later card must fail in fewer worlds than
+        # the best so far, so it is out as soon as it has failed in as many
+        best, best_fails = -1, 0
+        for k in ks:
+            fails = 0
+            for w in worlds:
+                self.stats.searches += 1
+                fails += state.succeeds(w, k[0]) != bidder_moves
+                if best >= 0 and fails >= best_fails:
+                    break
+            else:
+                best, best_fails = k[0], fails
+                if fails == 0:
+                    break
+        return best
+
+
+@dataclass(frozen=True)
+class CarabinPlayed:
+    """A Carabin contract played out: made (chelem: every trick) and the cards played."""
+
+    made: bool
+    cards: tuple[int, ...]
+
+
+def play_carabin(
+    deal: CarabinDeal, contract: Contract, policies: Sequence[CarabinPimc]
+) -> CarabinPlayed:
+    """Play a Carabin contract from the first card, ``policies[s]`` choosing for seat ``s``.
+
+    Raises:
+        IllegalPlayError: a policy chose a card that is not legal.
+    """
+    pos = deal.position(bidder=contract.bidder, trump=contract.trump)
+    state = CarabinState(pos, deal.turn, contract.chelem, deal.points_in_play)
+    while not state.position.is_over:
+        state.step(policies[state.position.to_move].choose(state))
+    if contract.chelem:
+        made = not state.bidder_lost
+    else:
+        made = contract_made(state.bidder_points, deal.points_in_play)
+    return CarabinPlayed(made, tuple(state.played))
+
+
+__all__ = [
+    "DEFAULT_SAMPLES",
+    "Advised",
+    "CarabinPimc",
+    "CarabinPlayed",
+    "CarabinState",
+    "DoubleDummy",
+    "Hidden",
+    "Pimc",
+    "PlayState",
+    "PlayedDeal",
+    "Policy",
+    "Stats",
+    "carabin_classes",
+    "carabin_hidden",
+    "carabin_worlds",
+    "classes",
+    "hidden_of",
+    "play_carabin",
+    "play_deal",
+]
