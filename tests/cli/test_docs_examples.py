@@ -4,7 +4,8 @@ code block is run and its output compared with the lines shown under it.
 An ``…`` in a shown line stands for the rest of that line (the output must start with
 what comes before it); a line that is only ``…`` stands for the rest of the output.
 Benchmarks (timings), studies (they write folders; their examples are checked in
-tests/analysis/test_studies.py) and piped commands are left out.
+tests/analysis/test_studies.py), piped commands and the board's server (it runs until
+stopped; tests/analysis/test_board.py serves it) are left out.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ def _examples() -> list[tuple[str, str, list[str]]]:
                     continue
                 if any(s in line for s in SKIP):
                     continue
+                if line.startswith("$ tricklab board") and "--html" not in line:
+                    continue  # serves the page until stopped
                 shown = []
                 for later in lines[i + 1 :]:
                     if later.startswith("$ "):
