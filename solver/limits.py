@@ -14,6 +14,7 @@ solver.errors.UsageError: invalid tt_mb 0 (a whole number from 1 to 10)
 
 from __future__ import annotations
 
+import operator
 import os
 from functools import cache
 
@@ -83,9 +84,10 @@ def check_count(
     bounds += f": {why}" if why else ""
     if not is_whole(value):
         raise UsageError(f"invalid {name} {value!r:.80} (a whole number {bounds})")
-    if value < least or (most is not None and value > most):
-        raise UsageError(f"invalid {name} {value} (a whole number {bounds})")
-    return value
+    number = operator.index(value)  # type: ignore[arg-type]  # is_whole: it has __index__
+    if number < least or (most is not None and number > most):
+        raise UsageError(f"invalid {name} {number} (a whole number {bounds})")
+    return number
 
 
 def is_whole(value: object) -> bool:
