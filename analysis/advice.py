@@ -79,6 +79,10 @@ class Advice:
         }
 
 
+#: Worlds whose child positions are solved in one batch call.
+SOLVE_CHUNK = 2000
+
+
 def world_values(game: Game, worlds: Sequence[Any], cards: Sequence[int]) -> list[list[int]]:
     """For each world, the points of the mover's side with each of ``cards``.
 
@@ -147,8 +151,12 @@ def advise(
     if time_limit is not None:
         worlds, table, rates = _within(game, view, worlds, cards, time_limit)
         samples = len(worlds)
-    elif jobs <= 1:
-        table = world_values(game, worlds, cards)
+    elif jobs <= 1:  # in chunks, so the child positions of all worlds are never held at once
+        table = [
+            row
+            for i in range(0, samples, SOLVE_CHUNK)
+            for row in world_values(game, worlds[i : i + SOLVE_CHUNK], cards)
+        ]
     else:
         size = -(-samples // jobs)
         chunks = [worlds[i : i + size] for i in range(0, samples, size)]

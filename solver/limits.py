@@ -14,6 +14,7 @@ solver.errors.UsageError: invalid tt_mb 0 (a whole number from 1 to 10)
 
 from __future__ import annotations
 
+import operator
 import os
 from functools import cache
 
@@ -81,11 +82,24 @@ def check_count(
     """
     bounds = f"from {least}" if most is None else f"from {least} to {most}"
     bounds += f": {why}" if why else ""
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise UsageError(f"invalid {name} {value!r} (a whole number {bounds})")
-    if value < least or (most is not None and value > most):
-        raise UsageError(f"invalid {name} {value} (a whole number {bounds})")
-    return value
+    if not is_whole(value):
+        raise UsageError(f"invalid {name} {value!r:.80} (a whole number {bounds})")
+    number = operator.index(value)  # type: ignore[arg-type]  # is_whole: it has __index__
+    if number < least or (most is not None and number > most):
+        raise UsageError(f"invalid {name} {number} (a whole number {bounds})")
+    return number
+
+
+def is_whole(value: object) -> bool:
+    """Whether ``value`` is a whole number: an int (not a bool) or an integer type of
+    another library (one with ``__index__``, like numpy's).
+
+    >>> is_whole(3), is_whole(True), is_whole(3.0), is_whole("3")
+    (True, False, False, False)
+    """
+    if isinstance(value, bool) or isinstance(value, str | bytes):
+        return False
+    return isinstance(value, int) or hasattr(type(value), "__index__")
 
 
 def check_tt_mb(tt_mb: object, name: str = "tt_mb") -> int:

@@ -176,6 +176,17 @@ def read(game: Game, text: str, parse: Callable[[str], T]) -> T:
     return parse(f"{value} order={order}")
 
 
+def at_least(value: int | None, option: str, least: int = 1) -> None:
+    """Refuse a count below ``least`` (for options read as plain ints; the others use
+    :func:`count`, which also bounds them above).
+
+    Raises:
+        UsageError: ``invalid --deals 0 (at least 1)``.
+    """
+    if value is not None and value < least:
+        raise UsageError(f"invalid {option} {value} (at least {least})")
+
+
 #: Longest error message printed whole; a longer one keeps its start and end.
 MAX_MESSAGE = 400
 

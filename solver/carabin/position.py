@@ -35,7 +35,8 @@ from solver.cards import (
     parse_suit,
 )
 from solver.display import carabin_position_html
-from solver.errors import IllegalPlayError, RulesError
+from solver.errors import IllegalPlayError, RulesError, UsageError
+from solver.limits import is_whole
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,24 @@ class Position:
             RulesError: a player count outside 3–6, a card twice, a hand of more than
                 four cards, hand sizes that do not fit the trick being played or an
                 impossible unfinished trick.
+            UsageError: fields of the wrong kind (hands not pairs of ints, a trick not
+                a tuple of cards, a trump, seat or hand that is not an int).
         """
+        pairs_ok = isinstance(self.hands, tuple | list) and all(
+            isinstance(p, tuple | list) and len(p) == 2 and all(map(is_whole, p))
+            for p in self.hands
+        )
+        if not pairs_ok:
+            raise UsageError(
+                f"invalid hands {self.hands!r:.80} (expected one (left, right) pair of ints a seat)"
+            )
+        if not isinstance(self.trick, tuple | list) or not all(map(is_whole, self.trick)):
+            raise UsageError(f"invalid trick {self.trick!r:.80} (expected a tuple of cards)")
+        for name, v in (("trump", self.trump), ("bidder", self.bidder), ("leader", self.lead)):
+            if not is_whole(v):
+                raise UsageError(f"invalid {name} {v!r:.80} (expected an int)")
+        if not is_whole(self.hand):
+            raise UsageError(f"invalid hand {self.hand!r:.80} (expected 0 for L or 1 for R)")
         n = check_players(len(self.hands))
         check_trick_order(self.trick_order)
         if self.trump not in range(4):

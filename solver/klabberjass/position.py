@@ -19,7 +19,7 @@ from solver.cards import (
     parse_suit,
 )
 from solver.display import klabberjass_position_html
-from solver.errors import IllegalPlayError, RulesError
+from solver.errors import IllegalPlayError, RulesError, UsageError
 from solver.klabberjass.rules import (
     HAND_SIZE,
     PACK,
@@ -31,6 +31,7 @@ from solver.klabberjass.rules import (
     legal_replies,
     seat_of,
 )
+from solver.limits import is_whole
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,19 @@ class Position:
         Raises:
             RulesError: cards outside the pack, a card twice, unequal hands, a hand of
                 more than nine cards or an impossible unfinished trick.
+            UsageError: fields of the wrong kind (hands not two ints, a trump, leader
+                or trick card that is not an int).
         """
+        hands = self.hands
+        if not (isinstance(hands, tuple) and len(hands) == 2 and all(map(is_whole, hands))):
+            raise UsageError(
+                f"invalid hands {hands!r:.80} (expected two card sets as ints, E first)"
+            )
+        for name, v in (("trump", self.trump), ("leader", self.lead)):
+            if not is_whole(v):
+                raise UsageError(f"invalid {name} {v!r:.80} (expected an int)")
+        if self.trick is not None and not is_whole(self.trick):
+            raise UsageError(f"invalid trick card {self.trick!r:.80} (expected a card or None)")
         if self.trump not in range(4):
             raise RulesError(f"invalid trump {self.trump!r} (expected a suit 0..3)")
         if self.lead not in (0, 1):

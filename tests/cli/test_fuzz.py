@@ -5,7 +5,7 @@ stderr (``tricklab: error: …``, no traceback) and nothing on stdout, or status
 the same answer as the canonical form of the input (what the game's parser reads it
 as, printed back). Batch mode (stdin, as bytes) must answer every line, in order.
 
-The default (``ci``) profile runs a few dozen cases a test; ``HYPOTHESIS_PROFILE=fuzz``
+The default (``ci``) profile runs twenty cases a test; ``HYPOTHESIS_PROFILE=fuzz``
 runs thousands with fresh seeds, and ``FUZZ_STATS=path`` appends the counts of cases,
 clean rejections and accepted inputs to that file.
 """
@@ -30,7 +30,7 @@ from solver.errors import TricklabError
 from solver.games import get_game
 
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
-EXAMPLES = 30 if PROFILE == "ci" else settings.get_profile(PROFILE).max_examples
+EXAMPLES = 20 if PROFILE == "ci" else settings.get_profile(PROFILE).max_examples
 FUZZ = settings(max_examples=EXAMPLES, deadline=None)
 
 #: Valid inputs to mutate, by verb and game (small, so that every answer is quick).
@@ -130,6 +130,8 @@ def mutated(draw: st.DrawFn, text: str) -> str:
                     "bad_key",
                     "bad_value",
                     "case",
+                    "lower_value",
+                    "other_digit",
                     "long",
                 ]
             )
@@ -146,6 +148,15 @@ def mutated(draw: st.DrawFn, text: str) -> str:
             tokens[i], tokens[j] = tokens[j], tokens[i]
         elif kind == "case":
             tokens[i] = tokens[i].swapcase()
+        elif kind == "lower_value":  # another valid spelling of cards, suits and seats
+            key, eq, value = tokens[i].partition("=")
+            tokens[i] = key + eq + value.lower()
+        elif kind == "other_digit":  # an ASCII digit replaced by a Unicode one
+            digits = [k for k, ch in enumerate(tokens[i]) if ch in "0123456789"]
+            if digits:
+                k = draw(st.sampled_from(digits))
+                other = draw(st.sampled_from(["²", "③", "٣", "١", "０", "𝟙"]))
+                tokens[i] = tokens[i][:k] + other + tokens[i][k + 1 :]
         elif kind == "bad_key":
             _, _, value = tokens[i].partition("=")
             tokens[i] = f"{draw(st.sampled_from(BAD_KEYS))}={value}"
@@ -191,6 +202,10 @@ def check(argv: list[str], canonical_argv: list[str] | None, as_json: bool = Tru
     """One case: a clean rejection, or the canonical input's answer."""
     STATS["cases"] += 1
     status, out, err = run(argv)
+    if status == 1 and argv[0] == "puzzles":  # fewer puzzles found than asked: one line
+        assert err.startswith("tricklab: error: found ") and err.count("\n") == 1, err
+        STATS["accepted"] += 1
+        return
     if status == 2:
         check_rejection(status, out, err)
         STATS["rejected"] += 1
@@ -284,20 +299,36 @@ OPTIONS = [
     (["deal", "carabin", "--random", "--json"], "--players"),
     (["deal", "klabberjass", "--random", "--json"], "--seed"),
     (["bench", "klabberjass", "--json", "--reference-deals", "0"], "--deals"),
-    (["puzzles", "generate", "klabberjass", "--json"], "--count"),
-    (["puzzles", "generate", "carabin", "--json", "--count", "1"], "--cards"),
+    (
+        ["puzzles", "generate", "klabberjass", "--json", "--cards", "2", "--max-candidates", "50"],
+        "--count",
+    ),
+    (
+        ["puzzles", "generate", "carabin", "--json", "--count", "1", "--max-candidates", "50"],
+        "--cards",
+    ),
 ]
-SMALL_ENOUGH = {"--deals": 3, "--count": 1, "--samples": 8, "--max-nodes": 10**6}
+#: Larger accepted values are made negative (refused): they would only make slow runs.
+SMALL_ENOUGH = {
+    "--deals": 3,
+    "--count": 1,
+    "--samples": 8,
+    "--max-nodes": 10**6,
+    "--players": 3,
+    "--cards": 2,
+    "--depth": 3,
+}
 
 
+@pytest.mark.parametrize("argv, option", OPTIONS, ids=lambda x: x if isinstance(x, str) else "")
 @FUZZ
 @given(data=st.data())
-def test_fuzz_option_values(data: st.DataObject) -> None:
-    argv, option = data.draw(st.sampled_from(OPTIONS))
+def test_fuzz_option_values(argv: list[str], option: str, data: st.DataObject) -> None:
     value = data.draw(
         st.one_of(
             st.sampled_from(NUMBERS),
             st.integers(-(10**12), 10**12).map(str),
+            st.integers(-3, 20).map(str),
             st.text(ALPHABET, max_size=6),
         )
     )
@@ -356,6 +387,8 @@ def test_fuzz_batch(verb: str, kind: str, game: str, data: st.DataObject) -> Non
             assert f"tricklab: error: line {number}: {obj['error']}" in errors
             continue
         text = line.decode("utf-8").strip()
+        if number == 1 and not bom:  # the line's own byte-order mark is skipped
+            text = text.removeprefix("\ufeff")
         good = canonical(kind, game, text)  # an answered line must parse
         single = run([verb, game, good, "--json"])
         assert single == (0, answer + "\n", "")

@@ -176,3 +176,37 @@ def test_check_count_and_as_card() -> None:
         as_card("1h")
     with pytest.raises(UsageError):
         as_card(1.0)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (1, 0, (1,)),
+        (1, 0, ("A...", "K...")),
+        (1, 0, [1 << 12, 1 << 11]),
+        (1.0, 0, (1 << 12, 1 << 11)),
+        (1, None, (1 << 12, 1 << 11)),
+        (1, 0, (1 << 12, 1 << 11), "7H"),
+    ],
+)
+def test_klabberjass_position_fields_of_the_wrong_kind(args: tuple) -> None:
+    with pytest.raises(UsageError, match="invalid "):
+        klabberjass.Position(*args)
+
+
+def test_carabin_position_fields_of_the_wrong_kind() -> None:
+    good = carabin.Position.parse(C_TEXT)
+    from dataclasses import replace
+
+    for change in (
+        {"hands": 5},
+        {"hands": ((1, 2, 3),) * 3},
+        {"hands": (("A...", "K..."),) * 3},
+        {"trick": "KS"},
+        {"trick": (1.5,)},
+        {"trump": "H"},
+        {"bidder": None},
+        {"hand": "L"},
+    ):
+        with pytest.raises(UsageError, match="invalid "):
+            replace(good, _checked=False, **change)
