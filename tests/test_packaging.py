@@ -295,6 +295,12 @@ def test_the_wheel_installs_and_runs_outside_the_checkout(built: Path, tmp_path:
         done = _run([str(full / argv[0]), *argv[1:]], work, env)
         assert done.returncode == 0, (command, done.stderr[-2000:])
         assert done.stdout, command
+    # the README's Python lines on the study its command block wrote (runs/bidding)
+    reading = (ROOT / "README.md").read_text().split("## Reading study results", 1)[1]
+    snippet = reading.split("```", 2)[1]
+    assert "read_study" in snippet and (work / "runs" / "bidding").is_dir()
+    done = _run([str(full / "python"), "-c", snippet + "\nprint(len(df))"], work, env)
+    assert done.returncode == 0 and int(done.stdout.split()[-1]) > 0, done.stderr[-2000:]
     study = work / "one-chunk"
     done = _run(
         [str(full / "tricklab"), "study", "klabberjass-bidding", "--deals", "50", "--seed", "3"]
