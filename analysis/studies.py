@@ -41,8 +41,8 @@ Guarantees (docs/cli.md ``study``):
 - **Lazy work list.** Chunks are generated as they are handed out, a few per worker
   at a time, so memory does not grow with ``deals``.
 
->>> sorted(STUDIES)
-['carabin-bidding', 'carabin-matches', 'klabberjass-bidding', 'klabberjass-matches', 'klabberjass-sinking']
+>>> print(*sorted(STUDIES))
+carabin-bidding carabin-matches klabberjass-bidding klabberjass-matches klabberjass-realplay klabberjass-sinking
 """
 
 from __future__ import annotations
@@ -254,6 +254,25 @@ STUDIES: dict[str, Study] = {
                 "policies": _name_list("derived", "thumb", "always"),
                 "play": _choice("dd", "pimc"),
                 "samples": _COUNT,
+            },
+        ),
+        Study(
+            "klabberjass-realplay",
+            "Klabberjass: every contract of random deals played double dummy and by PIMC on "
+            "both sides (samples worlds a decision), the same declarations: the bias of "
+            "double-dummy play",
+            "analysis.bidding.realplay:realplay_chunk",
+            50,
+            {"rules": "seed", "samples": 20},
+            {"rules": _RULES, "samples": _COUNT},
+            {
+                "e6": "hand",
+                "e3": "hand",
+                "d6": "hand",
+                "d3": "hand",
+                "turn": "card",
+                "bottom": "card",
+                **{f"{m}_{c}": "result" for m in ("dd", "pimc") for c in _KLABBERJASS_CONTRACTS},
             },
         ),
     )

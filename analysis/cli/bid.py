@@ -6,8 +6,11 @@ What the player knows when he bids: his first cards and the turn-up (Klabberjass
 drawn, each contract is played out, and each option's net per deal for the viewer is
 averaged, with its 95 % interval. The card play is double dummy (every player sees
 every card), which is optimistic for the side that plays best with full knowledge; the
-output says so. ``--json`` prints ``{"view", "play", "samples", "seed", "options":
-{option: {"mean", "low", "high", "n", ...}}}``.
+output says so. Klabberjass ``--play pimc`` plays each drawn deal's contracts by PIMC
+instead (each player from his own information, ``--worlds`` worlds a decision; the
+declarations are the double-dummy table's: :mod:`analysis.bidding.realplay`).
+``--json`` prints ``{"view", "play", "worlds", "samples", "seed", "options": {option:
+{"mean", "low", "high", "n", ...}}}`` (``worlds`` null for double dummy).
 """
 
 from __future__ import annotations
@@ -26,12 +29,18 @@ HELP = "expected net of each bid from one hand (sampled deals)"
 #: Runnable examples, shown under ``tricklab bid --help`` (and run by the tests).
 EXAMPLES = (
     'tricklab bid klabberjass "seat=E hand=AT7.KJ9.. turn=QD" --samples 100 --seed 1',
+    'tricklab bid klabberjass "seat=E hand=AT7.KJ9.. turn=QD" --samples 20 --play pimc',
     'tricklab bid carabin "players=3 seat=1 hand=AKQJ.../T987... turn=2C" --samples 30 --json',
 )
 
 PLAY = "double-dummy"
 PLAY_NOTE = (
     "cards played double dummy (every player sees every card): an optimistic model of real play"
+)
+PIMC = "pimc"
+PIMC_NOTE = (
+    "cards played by PIMC ({worlds} worlds a decision: each player sees only his own cards), "
+    "declarations as double dummy"
 )
 
 
@@ -51,6 +60,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=whole("--seed"), default=1, help="seed of the draw")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--play",
+        choices=("dd", "pimc"),
+        default="dd",
+        help="card play of the drawn deals: dd double dummy (default), pimc each player from "
+        "his own information (Klabberjass)",
+    )
+    parser.add_argument(
+        "--worlds",
+        type=count("--worlds", 1, 1000),
+        default=None,
+        help="with --play pimc: worlds a decision (default 20)",
+    )
     add_players(parser)
     add_rules(parser)
 
@@ -67,6 +89,8 @@ def run(args: argparse.Namespace) -> int:
     if args.players is not None:
         raise UsageError("--players is not needed: a Carabin bidding view says players=")
     game = game_of(args)
+    if args.worlds is not None and args.play != "pimc":
+        raise UsageError("--worlds is for --play pimc")
     if game.name == "klabberjass":
         report, lines = _klabberjass(args, game)
     else:
@@ -80,7 +104,17 @@ def _klabberjass(args: argparse.Namespace, game: Any) -> tuple[dict, list[str]]:
 
     view = BidView.parse(args.view)
     samples = args.samples or 200
-    values = evaluate_view(view, samples, args.seed, game.rules)
+    worlds = None
+    if args.play == "pimc":
+        from analysis.bidding.realplay import evaluate_view_pimc
+        from analysis.play import DEFAULT_SAMPLES
+
+        worlds = args.worlds or DEFAULT_SAMPLES
+        values = evaluate_view_pimc(view, samples, args.seed, game.rules, worlds)
+        play, note = PIMC, PIMC_NOTE.format(worlds=worlds)
+    else:
+        values = evaluate_view(view, samples, args.seed, game.rules)
+        play, note = PLAY, PLAY_NOTE
     ts = SUITS[view.turn >> 4]
     order = ["take"] + [f"name {s}" for s in SUITS if s != ts]
     order += [f"opp {o}" for o in order]
@@ -88,7 +122,8 @@ def _klabberjass(args: argparse.Namespace, game: Any) -> tuple[dict, list[str]]:
     report = {
         "view": str(view),
         "rules": game.rules.name,
-        "play": PLAY,
+        "play": play,
+        "worlds": worlds,
         "samples": samples,
         "seed": args.seed,
         "options": options,
@@ -105,7 +140,7 @@ def _klabberjass(args: argparse.Namespace, game: Any) -> tuple[dict, list[str]]:
 
     lines = [
         f"Bidding view {view} (rules: {game.rules.name})",
-        f"  {samples} deals drawn consistent with it (seed {args.seed}); {PLAY_NOTE}",
+        f"  {samples} deals drawn consistent with it (seed {args.seed}); {note}",
         "  your net a deal (your score minus the opponent's) [95 % interval]:",
     ]
     for key in order:
@@ -118,6 +153,8 @@ def _carabin(args: argparse.Namespace, game: Any) -> tuple[dict, list[str]]:
     from analysis.bidding.carabin import CarabinBidView, evaluate_bids
 
     view = CarabinBidView.parse(args.view)
+    if args.play != "dd":
+        raise UsageError("--play pimc is for klabberjass (Carabin bids are played double dummy)")
     samples = args.samples or 50
     order = getattr(game.rules, "trick_order", "alternate")
     values = evaluate_bids(view, samples, args.seed, trick_order=order)
@@ -129,6 +166,7 @@ def _carabin(args: argparse.Namespace, game: Any) -> tuple[dict, list[str]]:
         "view": str(view),
         "trick_order": order,
         "play": PLAY,
+        "worlds": None,
         "samples": samples,
         "seed": args.seed,
         "options": options,

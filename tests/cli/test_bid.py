@@ -77,3 +77,50 @@ def test_players_option_is_refused(cli) -> None:
         "bid", "carabin", "players=3 seat=1 hand=AKQJ.../T987... turn=2C", "--players", "3"
     )
     assert_one_error_line(status, out, err, "players=")
+
+
+def test_klabberjass_pimc_play_is_named_and_is_the_sampled_deals_played_by_pimc(cli) -> None:
+    from analysis.bidding.realplay import evaluate_view_pimc
+
+    args = ("bid", "klabberjass", KJ_VIEW, "--samples", "6", "--seed", "3", "--json")
+    status, out, err = cli(*args, "--play", "pimc", "--worlds", "4")
+    assert (status, err) == (0, "")
+    report = json.loads(out)
+    assert report["play"] == "pimc" and report["worlds"] == 4 and report["samples"] == 6
+    assert cli(*args, "--play", "pimc", "--worlds", "4") == (status, out, "")
+    dd = json.loads(cli(*args)[1])
+    assert dd["play"] == "double-dummy" and dd["worlds"] is None
+    assert set(report) == set(dd) and set(report["options"]) == set(dd["options"])
+    # the same deals as double dummy, each contract played by PIMC
+    values = evaluate_view_pimc(BidView.parse(KJ_VIEW), 6, 3, play_samples=4)
+    for key, e in values.items():
+        assert report["options"][key]["mean"] == pytest.approx(e.mean, abs=1e-3)
+    # 48 contracts: PIMC play cannot match double dummy's net in every option
+    assert any(report["options"][k]["mean"] != dd["options"][k]["mean"] for k in values)
+
+
+def test_klabberjass_pimc_readable_says_so(cli) -> None:
+    status, out, _ = cli("bid", "klabberjass", KJ_VIEW, "--samples", "3", "--play", "pimc")
+    assert (
+        status == 0
+        and "PIMC (20 worlds a decision" in out
+        and "cards played double dummy" not in out
+    )
+
+
+@pytest.mark.parametrize(
+    "game, view, extra, named",
+    [
+        ("klabberjass", KJ_VIEW, ("--worlds", "4"), "--play pimc"),
+        ("klabberjass", KJ_VIEW, ("--play", "pimc", "--worlds", "0"), "--worlds"),
+        (
+            "carabin",
+            "players=3 seat=1 hand=AKQJ.../T987... turn=2C",
+            ("--play", "pimc"),
+            "klabberjass",
+        ),
+    ],
+)
+def test_pimc_options_refused_where_they_do_not_apply(cli, game, view, extra, named) -> None:
+    status, out, err = cli("bid", game, view, "--samples", "2", *extra)
+    assert_one_error_line(status, out, err, named)
