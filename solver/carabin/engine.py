@@ -244,7 +244,7 @@ def bounds(
         engine_core.set_time_limit(None)
 
 
-def _within(search, engine_core: _carabin.Core, deadline: float):  # type: ignore[no-untyped-def]
+def within(search, engine_core: _carabin.Core, deadline: float):  # type: ignore[no-untyped-def]
     """``search()`` under the time left until ``deadline``; None if it ran out."""
     engine_core.set_time_limit(max(0.0, deadline - time.monotonic()))
     try:
@@ -260,13 +260,13 @@ def _solve_within(position: Position, moves: bool, tt_mb: int | None, seconds: f
     deadline = time.monotonic() + seconds
     c = core(tt_mb)
     total = position.points_left()
-    sweep = _within(lambda: all_tricks(position, tt_mb=tt_mb), c, deadline)
+    sweep = within(lambda: all_tricks(position, tt_mb=tt_mb), c, deadline)
     lo, hi = bounds(position, time_limit=max(0.0, deadline - time.monotonic()), tt_mb=tt_mb)
     if sweep is None and hi < total:
         sweep = False  # a chelem takes every point
     if lo < hi:
         return Result(position, (lo, total - hi), None, sweep, None, exact=False)
-    exact = _within(lambda: solve(position, moves, tt_mb=tt_mb), c, deadline)
+    exact = within(lambda: solve(position, moves, tt_mb=tt_mb), c, deadline)
     if exact is not None:
         return exact
     return Result(position, (lo, total - hi), None, sweep, None, exact=False)

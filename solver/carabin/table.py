@@ -125,18 +125,12 @@ def _row_within(
     deadline = time.monotonic() + seconds
     c = engine.core(tt_mb)
     target = total // 2 + 1  # the fewest points that make the contract
-
-    def within(search: Callable[[], bool]) -> bool | None:
-        c.set_time_limit(max(0.0, deadline - time.monotonic()))
-        try:
-            return search()
-        except TimeoutError:
-            return None
-        finally:
-            c.set_time_limit(None)
-
-    made = within(lambda: engine.make(start, target, tt_mb=tt_mb))
-    chelem = within(lambda: engine.all_tricks(start, tt_mb=tt_mb)) if made is not False else False
+    made = engine.within(lambda: engine.make(start, target, tt_mb=tt_mb), c, deadline)
+    chelem = (
+        engine.within(lambda: engine.all_tricks(start, tt_mb=tt_mb), c, deadline)
+        if made is not False
+        else False
+    )
     lo, hi = engine.bounds(start, time_limit=max(0.0, deadline - time.monotonic()), tt_mb=tt_mb)
     if made is not None:  # what the probe proved holds too
         lo, hi = (max(lo, target), hi) if made else (lo, min(hi, target - 1))
