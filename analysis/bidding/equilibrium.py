@@ -74,13 +74,15 @@ class DealArrays:
         return DealArrays(self.turn_suit[idx], self.net[idx], self.features[idx])
 
 
-def deal_arrays(df) -> DealArrays:
-    """The arrays of the rows of a ``klabberjass-bidding`` study."""
+def deal_arrays(df, net_kind: str = "net") -> DealArrays:
+    """The arrays of the rows of a ``klabberjass-bidding`` study (or of any study with
+    the same card columns and per-contract nets ``{net_kind}_ES`` ..., e.g.
+    ``pimc_net`` of ``klabberjass-realplay``)."""
     n = len(df)
     net = np.zeros((n, 2, 4), dtype=np.int32)
     for b in (0, 1):
         for t in range(4):
-            net[:, b, t] = df[column("net", b, t)].to_numpy()
+            net[:, b, t] = df[column(net_kind, b, t)].to_numpy()
     feats = np.zeros((n, 2, 4, len(FEATURES)), dtype=np.int16)
     turns = df["turn"].to_numpy()
     for i, (e6, d6, turn) in enumerate(zip(df["e6"], df["d6"], turns, strict=True)):
@@ -439,27 +441,78 @@ def describe_estimate(est: LinearEstimate) -> str:
 
 
 def describe_rule(eq: Equilibrium) -> str:
-    """The equilibrium in plain words: the estimate thresholds where each seat bids."""
+    """The equilibrium in plain words, class by class (nothing left out).
+
+    For each decision, the bands of the round-1 estimate (highest first) with the
+    bands of the best other suit's estimate in which the seat bids; a class bid with
+    a probability strictly between 0.1 and 0.9 is called "sometimes" with its share.
+    """
     c = eq.classifier
     k2n = len(c.cuts2) + 1
-    edges1 = (-np.inf, *c.cuts1)
+    e1 = (-np.inf, *c.cuts1, np.inf)
+    e2 = (-np.inf, *c.cuts2, np.inf)
 
-    def threshold(probs: np.ndarray, by_k1: bool) -> str:
-        groups: dict[int, list[float]] = {}
-        for cls, p in enumerate(probs):
-            k1, k2 = divmod(cls, k2n)
-            groups.setdefault(k1 if by_k1 else k2, []).append(p)
-        bids = [k for k, ps in sorted(groups.items()) if np.mean(ps) >= 0.5]
-        if not bids:
-            return "never"
-        low = min(bids)
-        edges = edges1 if by_k1 else (-np.inf, *c.cuts2)
-        return "always" if low == 0 else f"when the estimate is at least {edges[low]:+.0f}"
+    def band(edges, k: int, j: int | None = None) -> str:
+        """Bands k..j (inclusive) as words."""
+        lo, hi = edges[k], edges[(k if j is None else j) + 1]
+        if lo == -np.inf and hi == np.inf:
+            return "any"
+        if lo == -np.inf:
+            return f"below {hi:+.0f}"
+        if hi == np.inf:
+            return f"{lo:+.0f} or more"
+        return f"{lo:+.0f} to {hi:+.0f}"
+
+    def runs_of(ps: list[float]) -> list[tuple[int, int, float]]:
+        """Consecutive bands where the seat bids: (first, last, probability or 1)."""
+        out: list[tuple[int, int, float]] = []
+        for i, p in enumerate(ps):
+            level = 1.0 if p >= 0.9 else (round(float(p), 2) if p > 0.1 else 0.0)
+            if level and out and out[-1][1] == i - 1 and out[-1][2] == level:
+                out[-1] = (out[-1][0], i, level)
+            elif level:
+                out.append((i, i, level))
+        return out
+
+    def words(probs: np.ndarray, by_k1: bool) -> str:
+        """by_k1: the decision is read by round-1 band, else by round-2 band."""
+        n1 = len(c.cuts1) + 1
+        outer_n, inner_n = (n1, k2n) if by_k1 else (k2n, n1)
+        outer_edges, inner_edges = (e1, e2) if by_k1 else (e2, e1)
+        outer_what, inner_what = (
+            ("turn-up estimate", "best other suit") if by_k1 else ("best other suit", "turn-up")
+        )
+        verdicts = []
+        for o in range(outer_n):
+            ps = [probs[o * k2n + i] if by_k1 else probs[i * k2n + o] for i in range(inner_n)]
+            rs = runs_of(ps)
+            if not rs:
+                verdicts.append("never")
+            elif rs == [(0, inner_n - 1, 1.0)]:
+                verdicts.append("always")
+            else:
+                bits = [
+                    ("if" if p == 1.0 else f"sometimes ({p:.0%}) if")
+                    + f" {inner_what} {band(inner_edges, a, b)}"
+                    for a, b, p in rs
+                ]
+                verdicts.append(" or ".join(bits))
+        # merge neighbouring outer bands with the same verdict, highest first
+        parts: list[tuple[int, int, str]] = []
+        for o, v in enumerate(verdicts):
+            if parts and parts[-1][2] == v:
+                parts[-1] = (parts[-1][0], o, v)
+            else:
+                parts.append((o, o, v))
+        return "; ".join(
+            f"{outer_what} {band(outer_edges, a, b)}: {v}" for a, b, v in reversed(parts)
+        )
 
     return (
-        f"Round 1: E takes {threshold(eq.e_take, True)}; after E passes, D takes "
-        f"{threshold(eq.d_take, True)}. Round 2: E names his best suit "
-        f"{threshold(eq.e_name, False)}; D names {threshold(eq.d_name, False)}. "
+        f"E takes in round 1 — {words(eq.e_take, True)}. "
+        f"D takes after E passed — {words(eq.d_take, True)}. "
+        f"E names his best other suit in round 2 — {words(eq.e_name, False)}. "
+        f"D names after E passed again — {words(eq.d_name, False)}. "
         f"Value of the game for E: {eq.value:+.1f} points a deal."
     )
 

@@ -9,8 +9,13 @@ every card), which is optimistic for the side that plays best with full knowledg
 output says so. Klabberjass ``--play pimc`` plays each drawn deal's contracts by PIMC
 instead (each player from his own information, ``--worlds`` worlds a decision; the
 declarations are the double-dummy table's: :mod:`analysis.bidding.realplay`).
+Klabberjass also shows the **scorecard** (:mod:`analysis.bidding.scorecard`): the
+bidding rule derived from real play as a point count, with the hand's count for the
+turn-up suit and its best other suit, the seat's marks and the advice.
 ``--json`` prints ``{"view", "play", "worlds", "samples", "seed", "options": {option:
-{"mean", "low", "high", "n", ...}}}`` (``worlds`` null for double dummy).
+{"mean", "low", "high", "n", ...}}, "scorecard": {"seed", "take": {"suit", "count",
+"mark", "bid"}, "name": {...}}}`` (``worlds`` null for double dummy; ``scorecard``
+only for Klabberjass, null if the scorecard file is not installed).
 """
 
 from __future__ import annotations
@@ -146,7 +151,35 @@ def _klabberjass(args: argparse.Namespace, game: Any) -> tuple[dict, list[str]]:
     for key in order:
         if key in values:
             lines.append(f"  {label(key):16} {values[key]}")
+    card = _scorecard(view)
+    report["scorecard"] = card
+    if card is not None:
+        lines.append(f"  scorecard (the rule derived from real play, seed {card['seed']}):")
+        for what, verb in (("take", "take"), ("name", "name")):
+            c = card[what]
+            suit = c["suit"]
+            answer = verb if c["bid"] else "pass"
+            lines.append(
+                f"    {verb} {SUIT_SYMBOLS[SUITS.index(suit)]} {suit}: count {c['count']}, "
+                f"mark {c['mark']} -> {answer}"
+            )
     return report, lines
+
+
+def _scorecard(view: Any) -> dict | None:
+    """The published scorecard's advice for the view (suits as letters), None if the
+    scorecard is not installed."""
+    import json
+
+    from analysis.bidding.scorecard import SCORECARD, Scorecard
+
+    if not SCORECARD.exists():
+        return None
+    first = json.loads(SCORECARD.read_text())["scorecards"][0]
+    advice = Scorecard.from_dict(first).advise(view.seat, view.hand, view.turn)
+    for part in advice.values():
+        part["suit"] = SUITS[part["suit"]]
+    return {"seed": first.get("seed"), **advice}
 
 
 def _carabin(args: argparse.Namespace, game: Any) -> tuple[dict, list[str]]:

@@ -1,0 +1,559 @@
+"""Klabberjass bidding with real card play beside double dummy: notebook 02's tables.
+
+The ``klabberjass-realplay`` study gives, for every deal, the net of each of the 8
+contracts twice: played double dummy (DD, both players see every card: the
+clairvoyant bound) and played by PIMC on both sides (each player from his own
+information). The bidding game of :mod:`analysis.bidding.equilibrium` is solved on each
+payoff, **on the same deals**, and everything is measured on held-out deals:
+
+- **the bias**: the bidder's net under PIMC minus DD, by contract kind (intervals over
+  deals, so the 8 contracts of a deal count as one cluster);
+- **the two equilibria**: fitted on the first half of the deals (estimate, hand
+  classes, sequence-form LP), the rule in words, the value of the game for E;
+- **head to head on the held-out half, scored with real-play (PIMC) payoffs**: the
+  rule derived from real play against the one derived from double dummy, the greedy
+  rule and the rule of thumb (each seat played equally often, paired by deal);
+- **exploitability**: how much each seat gains by a best response to the other's
+  equilibrium strategy. The best response is fitted on one half of the held-out deals
+  and measured on the other, then the halves are swapped (cross-fitting), so the
+  figure is not flattered by fitting and scoring on the same deals. The sum of both
+  seats' gains is the equilibrium's exploitability (0 for an exact equilibrium of the
+  real game);
+- **the scorecard** (:mod:`analysis.bidding.scorecard`): the real-play rule as a point
+  count, and what it loses against the equilibrium.
+
+``python -m analysis.bidding.realplay_tables STUDY_DIR [STUDY_DIR ...] OUT_DIR``
+writes the tables of each study folder (one per seed) to ``OUT_DIR``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from analysis.bidding.equilibrium import (
+    Classifier,
+    DealArrays,
+    Decisions,
+    Equilibrium,
+    Policy,
+    deal_arrays,
+    describe_rule,
+    equilibrium_policy,
+    expected_e_net,
+    greedy_policy,
+    make_classifier,
+    solve_bidding_game,
+    split,
+    thumb_policy,
+)
+from analysis.bidding.klabberjass import column
+from analysis.studies import read_manifest, read_study
+
+PLAYS = ("dd", "pimc")
+#: Where the published tables live (writing there also updates the packaged scorecard).
+PUBLISHED = "data/studies/klabberjass-realplay"
+PLAY_NAMES = {"dd": "double dummy", "pimc": "PIMC (real information)"}
+
+
+def interval(values: np.ndarray) -> tuple[float, float, float]:
+    """Mean and 95 % normal interval of per-deal values.
+
+    >>> interval(np.array([1.0, 2.0, 3.0, 4.0]))
+    (2.5, 1.234..., 3.765...)
+    """
+    n = len(values)
+    if n < 2:
+        return (float(values.mean()) if n else float("nan"), float("nan"), float("nan"))
+    m, half = values.mean(), 1.96 * values.std(ddof=1) / np.sqrt(n)
+    return (float(m), float(m - half), float(m + half))
+
+
+def with_classifier(policy: Policy, classifier: Classifier) -> Policy:
+    """``policy`` reading hands with its own ``classifier`` whatever it is given, so
+    rules fitted on different payoffs can meet on the same deals."""
+
+    def bound(arrays: DealArrays, _other: Classifier) -> Decisions:
+        return policy(arrays, classifier)
+
+    return bound
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """A bidding game solved on one payoff (``dd`` or ``pimc``) of the training deals."""
+
+    play: str
+    classifier: Classifier
+    eq: Equilibrium
+
+    @property
+    def policy(self) -> Policy:
+        """The equilibrium as a policy with its own hand classes."""
+        return with_classifier(equilibrium_policy(self.eq), self.classifier)
+
+
+def fit(arrays: DealArrays, play: str) -> Fitted:
+    """Estimate, classes and equilibrium on ``arrays`` (the training deals)."""
+    classifier = make_classifier(arrays)
+    return Fitted(play, classifier, solve_bidding_game(arrays, classifier))
+
+
+def paired_gain(arrays: DealArrays, a: Policy, b: Policy) -> np.ndarray:
+    """Per deal: A's gain over B, each playing E and D once on the deal (halved)."""
+    da, db = a(arrays, None), b(arrays, None)  # type: ignore[arg-type]
+    return 0.5 * (expected_e_net(arrays, da, db) - expected_e_net(arrays, db, da))
+
+
+# ---------------------------------------------------------------- best responses
+
+
+def _classes(arrays: DealArrays, classifier: Classifier) -> np.ndarray:
+    return classifier.classify(arrays)[0]
+
+
+def best_response(arrays: DealArrays, fitted: Fitted, seat: int) -> Policy:
+    """The best pure response of ``seat`` (0 E, 1 D) to the other seat's equilibrium
+    strategy, per hand class, on ``arrays`` (class of the responder by the same
+    classifier as the equilibrium). The other seat keeps its equilibrium decisions.
+
+    E chooses per class among take / pass then name / pass twice; D (after E passed)
+    among take / pass then name / pass twice, minimising E's net.
+    """
+    eq, c = fitted.eq, fitted.classifier
+    k = c.classes
+    dec = equilibrium_policy(eq)(arrays, c)
+    cls = _classes(arrays, c)[:, seat]
+    n = len(arrays)
+    i = np.arange(n)
+    ts = arrays.turn_suit
+    v1 = arrays.net[i, 0, ts].astype(float)
+    v2 = -arrays.net[i, 1, ts].astype(float)
+    v3 = arrays.net[i, 0, dec.suit[:, 0]].astype(float)
+    v4 = -arrays.net[i, 1, dec.suit[:, 1]].astype(float)
+    if seat == 0:
+        td, nd = dec.take[:, 1], dec.name[:, 1]
+        options = np.stack(
+            [v1, td * v2 + (1 - td) * v3, td * v2 + (1 - td) * nd * v4], axis=1
+        )  # take, pass+name, pass+pass
+        sign = 1.0
+    else:
+        te, ne = dec.take[:, 0], dec.name[:, 0]
+        options = np.stack(
+            [
+                te * v1 + (1 - te) * v2,
+                te * v1 + (1 - te) * (ne * v3 + (1 - ne) * v4),
+                te * v1 + (1 - te) * ne * v3,
+            ],
+            axis=1,
+        )  # take, pass+name, pass+pass (E's net)
+        sign = -1.0
+    totals = np.zeros((k, 3))
+    np.add.at(totals, cls, sign * options)
+    choice = totals.argmax(axis=1)  # per class; 0 where a class is unseen (take)
+    take_c = (choice == 0).astype(float)
+    name_c = (choice == 1).astype(float)
+
+    def policy(a: DealArrays, _other: Classifier) -> Decisions:
+        base = equilibrium_policy(eq)(a, c)
+        cl = _classes(a, c)[:, seat]
+        take = base.take.copy()
+        name = base.name.copy()
+        take[:, seat] = take_c[cl]
+        name[:, seat] = name_c[cl]
+        return Decisions(take, name, base.suit)
+
+    return policy
+
+
+def exploitability(arrays: DealArrays, fitted: Fitted) -> dict[str, tuple[float, float, float]]:
+    """Each seat's gain from a best response to the other's equilibrium strategy on
+    held-out ``arrays``, cross-fitted (fit on one half, measure on the other, both ways),
+    and their sum, as (mean, low, high) points a deal."""
+    n = len(arrays)
+    halves = (np.arange(n) < n // 2, np.arange(n) >= n // 2)
+    eq_policy = fitted.policy
+    gains: dict[str, list[np.ndarray]] = {"E": [], "D": [], "total": []}
+    for fit_on, score_on in (halves, halves[::-1]):
+        part_fit, part = arrays.subset(fit_on), arrays.subset(score_on)
+        base = expected_e_net(part, eq_policy(part, None), eq_policy(part, None))  # type: ignore[arg-type]
+        ge = (
+            expected_e_net(
+                part,
+                best_response(part_fit, fitted, 0)(part, None),  # type: ignore[arg-type]
+                eq_policy(part, None),  # type: ignore[arg-type]
+            )
+            - base
+        )
+        dec_d = best_response(part_fit, fitted, 1)(part, None)  # type: ignore[arg-type]
+        gd = base - expected_e_net(part, eq_policy(part, None), dec_d)  # type: ignore[arg-type]
+        gains["E"].append(ge)
+        gains["D"].append(gd)
+        gains["total"].append(ge + gd)
+    return {k: interval(np.concatenate(v)) for k, v in gains.items()}
+
+
+# ---------------------------------------------------------------- bias
+
+
+def bias_table(df) -> list[dict[str, Any]]:
+    """The bidder's net under PIMC minus double dummy, per contract kind, with the
+    mean of each and a 95 % interval over deals (a deal's contracts are averaged first
+    where a kind holds several)."""
+    turn_suit = df["turn"].to_numpy() >> 4
+    n = len(df)
+    i = np.arange(n)
+
+    def nets(kind: str) -> np.ndarray:
+        return np.stack(
+            [
+                np.stack([df[column(f"{kind}_net", b, t)].to_numpy() for t in range(4)], axis=1)
+                for b in (0, 1)
+            ],
+            axis=1,
+        ).astype(float)  # (n, 2, 4)
+
+    dd, pi = nets("dd"), nets("pimc")
+    rows = []
+    other = np.ones((n, 4), dtype=bool)
+    other[i, turn_suit] = False
+    kinds = {
+        "all contracts": (np.ones((n, 2, 4), dtype=bool)),
+        "E takes the turn-up suit": _mask(n, 0, turn_suit),
+        "D takes the turn-up suit": _mask(n, 1, turn_suit),
+        "E names another suit": np.stack([other, np.zeros_like(other)], axis=1),
+        "D names another suit": np.stack([np.zeros_like(other), other], axis=1),
+    }
+    for name, mask in kinds.items():
+        cnt = mask.sum(axis=(1, 2))
+        per_dd = (dd * mask).sum(axis=(1, 2)) / cnt
+        per_pi = (pi * mask).sum(axis=(1, 2)) / cnt
+        m_dd, _, _ = interval(per_dd)
+        m_pi, _, _ = interval(per_pi)
+        d, lo, hi = interval(per_pi - per_dd)
+        rows.append(
+            {
+                "contracts": name,
+                "deals": n,
+                "dd_net": m_dd,
+                "pimc_net": m_pi,
+                "difference": d,
+                "low": lo,
+                "high": hi,
+            }
+        )
+    return rows
+
+
+def _mask(n: int, seat: int, turn_suit: np.ndarray) -> np.ndarray:
+    m = np.zeros((n, 2, 4), dtype=bool)
+    m[np.arange(n), seat, turn_suit] = True
+    return m
+
+
+# ---------------------------------------------------------------- tables
+
+
+def seed_tables(df) -> dict[str, Any]:
+    """Every figure of one study folder (one seed): see the module docstring."""
+    from analysis.bidding import scorecard
+
+    arrays = {p: deal_arrays(df, f"{p}_net") for p in PLAYS}
+    train = {p: split(arrays[p])[0] for p in PLAYS}
+    test = {p: split(arrays[p])[1] for p in PLAYS}
+    fitted = {p: fit(train[p], p) for p in PLAYS}
+    card = scorecard.fit_scorecard(train["pimc"], fitted["pimc"])
+    real = test["pimc"]  # real-play payoffs on held-out deals: the judge of every rule
+    policies: dict[str, Policy] = {
+        "real-play equilibrium": fitted["pimc"].policy,
+        "double-dummy equilibrium": fitted["dd"].policy,
+        "scorecard": card.policy,
+        "greedy (real-play estimate)": with_classifier(greedy_policy, fitted["pimc"].classifier),
+        "rule of thumb": thumb_policy,
+    }
+    h2h = []
+    names = list(policies)
+    for a_i, a in enumerate(names):
+        for b in names[a_i + 1 :]:
+            for p in PLAYS:
+                g = paired_gain(test[p], policies[a], policies[b])
+                m, lo, hi = interval(g)
+                h2h.append(
+                    {
+                        "policy": a,
+                        "against": b,
+                        "payoffs": p,
+                        "gain": m,
+                        "low": lo,
+                        "high": hi,
+                        "deals": len(g),
+                    }
+                )
+    expl = []
+    for p in PLAYS:  # each equilibrium against best responses on its own payoffs
+        for seat, (m, lo, hi) in exploitability(test[p], fitted[p]).items():
+            expl.append(
+                {
+                    "equilibrium": p,
+                    "payoffs": p,
+                    "best_response_of": seat,
+                    "gain": m,
+                    "low": lo,
+                    "high": hi,
+                    "deals": len(test[p]),
+                }
+            )
+    # the double-dummy rule at a real table: exploitable by a real-play best response
+    ex = exploitability(real, Fitted("dd", fitted["dd"].classifier, fitted["dd"].eq))
+    for seat, (m, lo, hi) in ex.items():
+        expl.append(
+            {
+                "equilibrium": "dd",
+                "payoffs": "pimc",
+                "best_response_of": seat,
+                "gain": m,
+                "low": lo,
+                "high": hi,
+                "deals": len(real),
+            }
+        )
+    held_out_value = {}
+    for p in PLAYS:
+        pol = fitted[p].policy
+        v = expected_e_net(real, pol(real, None), pol(real, None))  # type: ignore[arg-type]
+        held_out_value[p] = interval(v)
+    return {
+        "bias": bias_table(df),
+        "head_to_head": h2h,
+        "exploitability": expl,
+        "rule_words": {p: describe_rule(fitted[p].eq) for p in PLAYS},
+        "game_value": {p: fitted[p].eq.value for p in PLAYS},
+        "held_out_value_real_play": held_out_value,
+        "scorecard": card.as_dict(),
+        "scorecard_words": card.words(),
+        "rule": {p: _rule_rows(fitted[p].eq) for p in PLAYS},
+        "deals": len(df),
+        "train": len(train["pimc"]),
+        "test": len(real),
+    }
+
+
+def _rule_rows(eq: Equilibrium) -> list[dict[str, Any]]:
+    from analysis.bidding.equilibrium import rule_table
+
+    return rule_table(eq).to_dict(orient="records")
+
+
+def realplay_tables(folders: Sequence[str | Path]) -> dict[str, Any]:
+    """:func:`seed_tables` of each study folder, with its manifest, and the tables
+    stacked with a ``seed`` column (pandas DataFrames)."""
+    import pandas as pd
+
+    per_seed = []
+    for folder in folders:
+        manifest = read_manifest(folder)
+        df = read_study(folder)
+        t = seed_tables(df)
+        t["study"] = {k: manifest[k] for k in ("study", "params", "seed", "deals", "chunk_size")}
+        per_seed.append(t)
+    out: dict[str, Any] = {"seeds": per_seed}
+    for key in ("bias", "head_to_head", "exploitability"):
+        frames = []
+        for t in per_seed:
+            f = pd.DataFrame(t[key])
+            f.insert(0, "seed", t["study"]["seed"])
+            frames.append(f)
+        out[key] = pd.concat(frames, ignore_index=True)
+    rules = []
+    for t in per_seed:
+        for p in PLAYS:
+            f = pd.DataFrame(t["rule"][p])
+            f.insert(0, "payoffs", p)
+            f.insert(0, "seed", t["study"]["seed"])
+            rules.append(f)
+    out["rule"] = pd.concat(rules, ignore_index=True)
+    return out
+
+
+def write(
+    tables: dict[str, Any], out: str | Path, command: str, package_copy: bool = False
+) -> None:
+    """CSV for the stacked tables, ``summary.json`` for the rest (per seed),
+    ``scorecard.json`` the scorecards (and, with ``package_copy``, the copy that ships
+    with the package, :data:`analysis.bidding.scorecard.SCORECARD`)."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    for key in ("bias", "head_to_head", "exploitability", "rule"):
+        tables[key].to_csv(out / f"{key}.csv", index=False, float_format="%.4g")
+    seeds = []
+    for t in tables["seeds"]:
+        seeds.append(
+            {
+                k: v
+                for k, v in t.items()
+                if k not in ("bias", "head_to_head", "exploitability", "rule")
+            }
+        )
+    summary = {"command": command, "seeds": seeds}
+    (out / "summary.json").write_text(json.dumps(summary, indent=1, default=_json) + "\n")
+    cards = {
+        "command": command,
+        "scorecards": [
+            {"seed": t["study"]["seed"], "words": t["scorecard_words"], **t["scorecard"]}
+            for t in tables["seeds"]
+        ],
+    }
+    text = json.dumps(cards, indent=1) + "\n"
+    (out / "scorecard.json").write_text(text)
+    if package_copy:
+        from analysis.bidding.scorecard import SCORECARD
+
+        SCORECARD.write_text(text)
+
+
+def _json(x: Any) -> Any:
+    if isinstance(x, np.generic):
+        return x.item()
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    raise TypeError(f"not JSON: {type(x).__name__}")
+
+
+def read(folder: str | Path) -> dict[str, Any]:
+    """The tables written by :func:`write` (CSV as DataFrames, ``summary`` as a dict)."""
+    import pandas as pd
+
+    folder = Path(folder)
+    out: dict[str, Any] = {"summary": json.loads((folder / "summary.json").read_text())}
+    for p in sorted(folder.glob("*.csv")):
+        out[p.stem] = pd.read_csv(p)
+    return out
+
+
+def fmt(m: float, lo: float, hi: float, unit: str = "") -> str:
+    """``+1.2 [+0.3, +2.1]`` (with ``unit`` after the mean).
+
+    >>> fmt(1.23, 0.3, 2.1, " points")
+    '+1.2 points [+0.3, +2.1]'
+    """
+    return f"{m:+.1f}{unit} [{lo:+.1f}, {hi:+.1f}]"
+
+
+def _row(frame, **where: Any):
+    sel = frame
+    for k, v in where.items():
+        sel = sel[sel[k] == v]
+    if len(sel) != 1:
+        raise KeyError(f"{len(sel)} rows for {where}")
+    return sel.iloc[0]
+
+
+def _by_seed(frame, what: str, **where: Any) -> str:
+    """One figure on every seed: ``+1.2 [..] (seed 1), +0.9 [..] (seed 2)``."""
+    parts = []
+    for seed in sorted(frame["seed"].unique()):
+        r = _row(frame, seed=seed, **where)
+        parts.append(f"{fmt(r[what], r['low'], r['high'])} (seed {seed})")
+    return ", ".join(parts)
+
+
+def findings(tables: dict[str, Any]) -> list[str]:
+    """Notebook 02's findings as sentences computed from the tables (as read by
+    :func:`read`), so the words cannot drift from the numbers."""
+    bias, h2h, ex = tables["bias"], tables["head_to_head"], tables["exploitability"]
+    seeds = tables["summary"]["seeds"]
+    deals = ", ".join(f"{s['deals']:,} deals (seed {s['study']['seed']})" for s in seeds)
+    out = [
+        f"Data: {deals}; each rule fitted on the first half of its seed's deals and "
+        "judged on the other half. Intervals are 95 %, over deals.",
+        "**The bias of double-dummy play.** The bidder's net with real play (PIMC) minus "
+        "double dummy, points a contract: all contracts "
+        + _by_seed(bias, "difference", contracts="all contracts")
+        + "; E taking the turn-up suit "
+        + _by_seed(bias, "difference", contracts="E takes the turn-up suit")
+        + "; D taking it "
+        + _by_seed(bias, "difference", contracts="D takes the turn-up suit")
+        + ".",
+        "**Value of the game for E** (equilibrium, training deals): "
+        + ", ".join(
+            f"{s['game_value']['pimc']:+.1f} with real play against "
+            f"{s['game_value']['dd']:+.1f} double dummy (seed {s['study']['seed']})"
+            for s in seeds
+        )
+        + ".",
+        "**The rule derived from real play against the one derived from double dummy**, "
+        "both judged with real-play payoffs on held-out deals (points a deal): "
+        + _by_seed(
+            h2h,
+            "gain",
+            policy="real-play equilibrium",
+            against="double-dummy equilibrium",
+            payoffs="pimc",
+        )
+        + ".",
+        "**Against the Jass/Menel rule of thumb** (real-play payoffs, held out): the "
+        "real-play equilibrium gains "
+        + _by_seed(
+            h2h, "gain", policy="real-play equilibrium", against="rule of thumb", payoffs="pimc"
+        )
+        + "; the scorecard gains "
+        + _by_seed(h2h, "gain", policy="scorecard", against="rule of thumb", payoffs="pimc")
+        + ".",
+        "**What the scorecard gives up** against the real-play equilibrium (real-play "
+        "payoffs, held out): "
+        + _by_seed(h2h, "gain", policy="real-play equilibrium", against="scorecard", payoffs="pimc")
+        + " points a deal.",
+        "**Exploitability** of the real-play equilibrium (both seats' best responses "
+        "within the hand classes, cross-fitted on held-out deals, points a deal): "
+        + _by_seed(ex, "gain", equilibrium="pimc", payoffs="pimc", best_response_of="total")
+        + "; of the double-dummy rule at a real table: "
+        + _by_seed(ex, "gain", equilibrium="dd", payoffs="pimc", best_response_of="total")
+        + ".",
+    ]
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m analysis.bidding.realplay_tables STUDY_DIR [STUDY_DIR ...] OUT_DIR``."""
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) < 2:
+        print(
+            "usage: python -m analysis.bidding.realplay_tables STUDY_DIR [STUDY_DIR ...] OUT_DIR",
+            file=sys.stderr,
+        )
+        return 2
+    *folders, out = args
+    command = "python -m analysis.bidding.realplay_tables " + " ".join(args)
+    tables = realplay_tables(folders)
+    published = Path(out).resolve() == (Path(__file__).resolve().parents[2] / PUBLISHED)
+    write(tables, out, command, package_copy=published)
+    for t in tables["seeds"]:
+        print(f"seed {t['study']['seed']}: {t['rule_words']['pimc']}")
+        print(f"  scorecard: {t['scorecard_words']}")
+    return 0
+
+
+__all__ = [
+    "Fitted",
+    "findings",
+    "fmt",
+    "best_response",
+    "bias_table",
+    "exploitability",
+    "fit",
+    "paired_gain",
+    "read",
+    "realplay_tables",
+    "seed_tables",
+    "with_classifier",
+    "write",
+]
+
+if __name__ == "__main__":
+    raise SystemExit(main())
