@@ -44,6 +44,28 @@ def test_klabberjass_readable_names_the_play_model(cli) -> None:
     assert cli("bid", "klabberjass", KJ_VIEW, "--samples", "20") == (status, out, "")
 
 
+@pytest.mark.parametrize("view", [KJ_VIEW, "seat=D hand=J9A.A.T.7 turn=KS"])
+def test_klabberjass_shows_the_scorecard_count_of_the_hand(cli, view) -> None:
+    from analysis.bidding.klabberjass import hand_features
+    from analysis.bidding.scorecard import load
+
+    status, out, _ = cli("bid", "klabberjass", view, "--samples", "2", "--json")
+    card = json.loads(out)["scorecard"]
+    v = BidView.parse(view)
+    sc = load()
+    who = "ED"[v.seat]
+    ts = v.turn >> 4
+    assert card["take"]["suit"] == SUITS[ts]
+    assert card["take"]["count"] == sc.count(hand_features(v.hand, ts, v.turn), 1)
+    assert card["take"]["bid"] == (card["take"]["count"] >= sc.marks[f"{who} take"])
+    others = {t: sc.count(hand_features(v.hand, t, v.turn), 2) for t in range(4) if t != ts}
+    assert card["name"]["count"] == max(others.values())
+    assert card["name"]["suit"] in [SUITS[t] for t, c in others.items() if c == max(others.values())]
+    assert card["name"]["mark"] == sc.marks[f"{who} name"]
+    status, text, _ = cli("bid", "klabberjass", view, "--samples", "2")
+    assert f"count {card['take']['count']}, mark {card['take']['mark']}" in text
+
+
 def test_carabin_options(cli) -> None:
     view = "players=3 seat=1 hand=AKQJ.../T987... turn=2C"
     status, out, _ = cli("bid", "carabin", view, "--samples", "8", "--json")
