@@ -367,6 +367,7 @@ def realplay_tables(folders: Sequence[str | Path]) -> dict[str, Any]:
         frames = []
         for t in per_seed:
             f = pd.DataFrame(t[key])
+            f.insert(0, "rules", rules_of_study(t))
             f.insert(0, "seed", t["study"]["seed"])
             frames.append(f)
         out[key] = pd.concat(frames, ignore_index=True)
@@ -375,6 +376,7 @@ def realplay_tables(folders: Sequence[str | Path]) -> dict[str, Any]:
         for p in PLAYS:
             f = pd.DataFrame(t["rule"][p])
             f.insert(0, "payoffs", p)
+            f.insert(0, "rules", rules_of_study(t))
             f.insert(0, "seed", t["study"]["seed"])
             rules.append(f)
     out["rule"] = pd.concat(rules, ignore_index=True)
@@ -405,7 +407,12 @@ def write(
     cards = {
         "command": command,
         "scorecards": [
-            {"seed": t["study"]["seed"], "words": t["scorecard_words"], **t["scorecard"]}
+            {
+                "seed": t["study"]["seed"],
+                "rules": rules_of_study(t),
+                "words": t["scorecard_words"],
+                **t["scorecard"],
+            }
             for t in tables["seeds"]
         ],
     }
@@ -454,12 +461,27 @@ def _row(frame, **where: Any):
     return sel.iloc[0]
 
 
+def rules_of_study(t: dict[str, Any]) -> str:
+    """The rules preset of one seed's tables (``seed`` unless the study said otherwise)."""
+    return str(t["study"]["params"].get("rules", "seed"))
+
+
+def run_label(rules: str, seed: int) -> str:
+    """``seed 2``, or ``classic rules, seed 1`` for other rules than the seed rules."""
+    return f"seed {seed}" if rules == "seed" else f"{rules} rules, seed {seed}"
+
+
+def _runs(frame) -> list[tuple[str, int]]:
+    pairs = {(str(r), int(s)) for r, s in zip(frame["rules"], frame["seed"], strict=True)}
+    return sorted(pairs, key=lambda p: (p[0] != "seed", p[0], p[1]))
+
+
 def _by_seed(frame, what: str, **where: Any) -> str:
-    """One figure on every seed: ``+1.2 [..] (seed 1), +0.9 [..] (seed 2)``."""
+    """One figure on every run: ``+1.2 [..] (seed 1), +0.9 [..] (seed 2)``."""
     parts = []
-    for seed in sorted(frame["seed"].unique()):
-        r = _row(frame, seed=seed, **where)
-        parts.append(f"{fmt(r[what], r['low'], r['high'])} (seed {seed})")
+    for rules, seed in _runs(frame):
+        r = _row(frame, seed=seed, rules=rules, **where)
+        parts.append(f"{fmt(r[what], r['low'], r['high'])} ({run_label(rules, seed)})")
     return ", ".join(parts)
 
 
@@ -468,7 +490,9 @@ def findings(tables: dict[str, Any]) -> list[str]:
     :func:`read`), so the words cannot drift from the numbers."""
     bias, h2h, ex = tables["bias"], tables["head_to_head"], tables["exploitability"]
     seeds = tables["summary"]["seeds"]
-    deals = ", ".join(f"{s['deals']:,} deals (seed {s['study']['seed']})" for s in seeds)
+    deals = ", ".join(
+        f"{s['deals']:,} deals ({run_label(rules_of_study(s), s['study']['seed'])})" for s in seeds
+    )
     out = [
         f"Data: {deals}; each rule fitted on the first half of its seed's deals and "
         "judged on the other half. Intervals are 95 %, over deals.",
@@ -483,7 +507,8 @@ def findings(tables: dict[str, Any]) -> list[str]:
         "**Value of the game for E** (equilibrium, training deals): "
         + ", ".join(
             f"{s['game_value']['pimc']:+.1f} with real play against "
-            f"{s['game_value']['dd']:+.1f} double dummy (seed {s['study']['seed']})"
+            f"{s['game_value']['dd']:+.1f} double dummy "
+            f"({run_label(rules_of_study(s), s['study']['seed'])})"
             for s in seeds
         )
         + ".",
@@ -534,7 +559,7 @@ def main(argv: list[str] | None = None) -> int:
     published = Path(out).resolve() == (Path(__file__).resolve().parents[2] / PUBLISHED)
     write(tables, out, command, package_copy=published)
     for t in tables["seeds"]:
-        print(f"seed {t['study']['seed']}: {t['rule_words']['pimc']}")
+        print(f"{run_label(rules_of_study(t), t['study']['seed'])}: {t['rule_words']['pimc']}")
         print(f"  scorecard: {t['scorecard_words']}")
     return 0
 

@@ -157,14 +157,13 @@ class Scorecard:
         )
 
 
-def load(path: str | Path = SCORECARD, seed: int | None = None) -> Scorecard:
-    """The published scorecard (the summary's first seed, or ``seed``)."""
+def load(path: str | Path = SCORECARD, seed: int | None = None, rules: str = "seed") -> Scorecard:
+    """The published scorecard for ``rules`` (its first seed, or ``seed``)."""
     data = json.loads(Path(path).read_text())
-    cards = data["scorecards"] if "scorecards" in data else [data]
-    for c in cards:
-        if seed is None or c.get("seed") == seed:
+    for c in data["scorecards"]:
+        if c.get("rules", "seed") == rules and (seed is None or c.get("seed") == seed):
             return Scorecard.from_dict(c)
-    raise ValueError(f"no scorecard for seed {seed} in {path}")
+    raise ValueError(f"no scorecard for {rules} rules, seed {seed} in {path}")
 
 
 def fit_scorecard(train: DealArrays, fitted: Fitted) -> Scorecard:

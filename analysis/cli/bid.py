@@ -151,10 +151,13 @@ def _klabberjass(args: argparse.Namespace, game: Any) -> tuple[dict, list[str]]:
     for key in order:
         if key in values:
             lines.append(f"  {label(key):16} {values[key]}")
-    card = _scorecard(view)
+    card = _scorecard(view, game.rules.name)
     report["scorecard"] = card
     if card is not None:
-        lines.append(f"  scorecard (the rule derived from real play, seed {card['seed']}):")
+        lines.append(
+            f"  scorecard (the rule derived from real play, {card['rules']} rules, "
+            f"seed {card['seed']}):"
+        )
         for what, verb in (("take", "take"), ("name", "name")):
             c = card[what]
             suit = c["suit"]
@@ -166,20 +169,23 @@ def _klabberjass(args: argparse.Namespace, game: Any) -> tuple[dict, list[str]]:
     return report, lines
 
 
-def _scorecard(view: Any) -> dict | None:
-    """The published scorecard's advice for the view (suits as letters), None if the
-    scorecard is not installed."""
+def _scorecard(view: Any, rules: str) -> dict | None:
+    """The published scorecard's advice for the view under ``rules`` (suits as
+    letters), None if no scorecard for these rules is installed."""
     import json
 
     from analysis.bidding.scorecard import SCORECARD, Scorecard
 
     if not SCORECARD.exists():
         return None
-    first = json.loads(SCORECARD.read_text())["scorecards"][0]
-    advice = Scorecard.from_dict(first).advise(view.seat, view.hand, view.turn)
+    cards = json.loads(SCORECARD.read_text())["scorecards"]
+    mine = [c for c in cards if c.get("rules", "seed") == rules]
+    if not mine:
+        return None
+    advice = Scorecard.from_dict(mine[0]).advise(view.seat, view.hand, view.turn)
     for part in advice.values():
         part["suit"] = SUITS[part["suit"]]
-    return {"seed": first.get("seed"), **advice}
+    return {"seed": mine[0].get("seed"), "rules": rules, **advice}
 
 
 def _carabin(args: argparse.Namespace, game: Any) -> tuple[dict, list[str]]:

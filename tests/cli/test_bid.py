@@ -60,7 +60,9 @@ def test_klabberjass_shows_the_scorecard_count_of_the_hand(cli, view) -> None:
     assert card["take"]["bid"] == (card["take"]["count"] >= sc.marks[f"{who} take"])
     others = {t: sc.count(hand_features(v.hand, t, v.turn), 2) for t in range(4) if t != ts}
     assert card["name"]["count"] == max(others.values())
-    assert card["name"]["suit"] in [SUITS[t] for t, c in others.items() if c == max(others.values())]
+    assert card["name"]["suit"] in [
+        SUITS[t] for t, c in others.items() if c == max(others.values())
+    ]
     assert card["name"]["mark"] == sc.marks[f"{who} name"]
     status, text, _ = cli("bid", "klabberjass", view, "--samples", "2")
     assert f"count {card['take']['count']}, mark {card['take']['mark']}" in text

@@ -190,7 +190,7 @@ def test_the_tables_of_a_study_folder_are_written_and_read(tmp_path, frame):
     assert load(out / "scorecard.json", seed=7) == Scorecard.from_dict(
         summary["seeds"][0]["scorecard"]
     )
-    with pytest.raises(ValueError, match="no scorecard for seed 8"):
+    with pytest.raises(ValueError, match="no scorecard for seed rules, seed 8"):
         load(out / "scorecard.json", seed=8)
 
 
