@@ -359,8 +359,12 @@ def realplay_tables(folders: Sequence[str | Path]) -> dict[str, Any]:
     for folder in folders:
         manifest = read_manifest(folder)
         df = read_study(folder)
+        if not (df["deal"].to_numpy() == np.arange(len(df))).all():
+            raise ValueError(f"{folder}: the deals read are not 0 to {len(df) - 1} in order")
         t = seed_tables(df)
-        t["study"] = {k: manifest[k] for k in ("study", "params", "seed", "deals", "chunk_size")}
+        t["study"] = {k: manifest[k] for k in ("study", "params", "seed", "chunk_size")}
+        # the deals read: a folder stopped early holds exactly what `--deals` this many makes
+        t["study"]["deals"] = len(df)
         per_seed.append(t)
     out: dict[str, Any] = {"seeds": per_seed}
     for key in ("bias", "head_to_head", "exploitability"):
@@ -402,7 +406,7 @@ def write(
                 if k not in ("bias", "head_to_head", "exploitability", "rule")
             }
         )
-    summary = {"command": command, "seeds": seeds}
+    summary = {"command": command, "study_commands": study_commands(tables), "seeds": seeds}
     (out / "summary.json").write_text(json.dumps(summary, indent=1, default=_json) + "\n")
     cards = {
         "command": command,
@@ -422,6 +426,23 @@ def write(
         from analysis.bidding.scorecard import SCORECARD
 
         SCORECARD.write_text(text)
+
+
+def study_commands(tables: dict[str, Any]) -> list[str]:
+    """The ``tricklab study`` commands that make exactly the rows of each seed."""
+    out = []
+    for t in tables["seeds"]:
+        st = t["study"]
+        params = "".join(
+            f" --param {k}={v}"
+            for k, v in sorted(st["params"].items())
+            if (k, v) != ("rules", "seed")
+        )
+        out.append(
+            f"tricklab study {st['study']} --deals {st['deals']} --seed {st['seed']}{params} "
+            f"--out DIR"
+        )
+    return out
 
 
 def _json(x: Any) -> Any:
