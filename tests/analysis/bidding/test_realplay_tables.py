@@ -214,6 +214,7 @@ def test_the_findings_quote_the_tables_they_sit_beside(tmp_path, frame):
 
     folders = []
     for seed, part in ((1, frame.iloc[:300]), (2, frame.iloc[300:])):
+        part = part.assign(deal=range(len(part)))
         folder = tmp_path / f"s{seed}"
         folder.mkdir()
         manifest = {
@@ -244,3 +245,27 @@ def test_the_findings_quote_the_tables_they_sit_beside(tmp_path, frame):
         ].iloc[0]
         assert f"{fmt(r['gain'], r['low'], r['high'])} (seed {seed})" in text
     assert "300 deals (seed 1), 300 deals (seed 2)" in text
+    commands = json.loads((tmp_path / "out" / "summary.json").read_text())["study_commands"]
+    assert commands[1] == "tricklab study klabberjass-realplay --deals 300 --seed 2 --out DIR"
+
+
+def test_a_folder_with_a_gap_is_refused(tmp_path, frame):
+    from analysis.studies import write_chunk
+
+    folder = tmp_path / "gap"
+    folder.mkdir()
+    manifest = {
+        "format": 2,
+        "study": "klabberjass-realplay",
+        "params": {},
+        "seed": 1,
+        "chunk_size": 100,
+        "deals": 200,
+        "chunks": 2,
+        "files": {},
+    }
+    (folder / "_manifest.json").write_text(json.dumps(manifest))
+    part = frame.iloc[100:200]
+    write_chunk(folder, 1, {k: list(part[k]) for k in part.columns})
+    with pytest.raises(ValueError, match="not 0 to 99 in order"):
+        realplay_tables([folder])
