@@ -60,7 +60,9 @@ def run(args: argparse.Namespace) -> int:
     game = game_of(args)
     if not 0 <= args.port <= 65535:
         raise UsageError(f"invalid --port {args.port} (0 to 65535; 0 picks a free port)")
-    board = BoardState(game, read(game, args.start, game.parse_start))
+    from analysis.board.state import deal_of
+
+    board = BoardState(game, read(game, args.start, game.parse_start), deal_of(game, args.start))
     if args.html is not None:
         from analysis.board.page import static_html
 
