@@ -121,7 +121,8 @@ export function mount(root, backend) {
               title: `${c}: ${m.mean} points for ${state.mover_side} on average over ${state.single_dummy.samples} worlds (${m.min} to ${m.max}), best in ${Math.round(100 * m.best_rate)}%${rate}` },
             rankOf(c),
             el("span", { class: "val", "data-mean": m.mean, "data-min": m.min, "data-max": m.max }, m.mean.toFixed(1)),
-            el("span", { class: "spread val" }, m.make_rate === undefined ? `${m.min}\u2013${m.max}` : `${Math.round(100 * m.make_rate)}%`),
+            el("span", { class: "spread val" }, `${m.min}\u2013${m.max}`),
+            m.make_rate === undefined ? null : el("span", { class: "spread val", "data-make": m.make_rate }, `${Math.round(100 * m.make_rate)}%`),
           );
         }
         const shown = m ? (showLoss ? (m.loss ? "\u2212" + m.loss : "0") : String(m.value)) : null;
@@ -207,7 +208,8 @@ export function mount(root, backend) {
     const sd = state.single_dummy;
     let note = "";
     if (state.viewer !== null) {
-      note = sd ? ` PIMC over ${sd.samples} worlds (seed ${sd.seed}, ${sd.worlds} possible): mean points for ${state.viewer}'s side, min\u2013max${state.game === "carabin" ? ", % of worlds the contract is made" : ""}`
+      const worlds = sd && sd.worlds > 1e6 ? sd.worlds.toPrecision(2) : sd && sd.worlds;
+      note = sd ? ` PIMC over ${sd.samples} worlds (seed ${sd.seed}, of ${worlds} possible): mean points for ${state.viewer}'s side, min\u2013max${state.game === "carabin" ? ", % of worlds the contract is made" : ""}`
         : (state.over ? "" : ` ${state.to_move} to play, hidden: \u2605 plays his double-dummy best card`);
     }
     return el("label", {}, "Single dummy: ", select, el("span", { class: "sd-note", "data-role": "sd-note" }, note));
@@ -251,7 +253,7 @@ export function mount(root, backend) {
         toggle, el("span", { class: "go", "data-role": "follow", title: "put the board here", onclick: () => act({ action: "follow", path: n.path }) }, label), tail);
     });
     return el("div", { class: "panel tree", "data-role": "tree" }, el("b", {}, "Tree of optimal lines "),
-      el("span", { class: "sd-note" }, `(${t.nodes} positions; \u25b8 expands a node to its optimal cards, a click on a card puts the board there; \u21c4 a position reached by several lines) `), build,
+      el("span", { class: "sd-note" }, `(${t.nodes} positions; beside each card the points each side takes from there on; \u25b8 expands a node to its optimal cards, a click on a card puts the board there; \u21c4 a position reached by several lines) `), build,
       el("div", {}, nodes));
   }
 
@@ -312,13 +314,13 @@ export function mount(root, backend) {
     if (state.game === "carabin") head.push(` \u00b7 bidder ${state.bidder} \u00b7 ${state.hand} trick`);
     head.push(state.over ? " \u00b7 the play is over" : ` \u00b7 ${state.to_move} to play (${state.mover_side})`);
     if (state.viewer !== null) head.push(` \u00b7 single dummy: seen by ${state.viewer}`);
-    body.replaceChildren(
+    body.replaceChildren(...[
       el("h3", {}, head),
       el("div", { class: "error", "data-role": "error" }, error),
       el("div", { class: "row" }, el("div", { class: "panel" }, score()), controls()),
       seats(), trick(), state.viewer === null ? pv() : null, position(), line(),
       state.viewer === null ? criticalPanel() : null, tablePanel(), treePanel(),
-    );
+    ].filter(Boolean));
   }
 
   backend.state().then((s) => { state = s; draw(); }, (e) => { error = String((e && e.message) || e); draw(); });
