@@ -93,11 +93,16 @@ class Board(anywidget.AnyWidget):
         return self._sync()
 
     def view(
-        self, seat: int | str | None, samples: int | None = None, seed: int | None = None
+        self,
+        seat: int | str | None,
+        samples: int | None = None,
+        seed: int | None = None,
+        time_limit: float | None = SINGLE_DUMMY_SECONDS,
     ) -> Board:
-        """Single-dummy mode for ``seat`` (None: leave it); see :meth:`BoardState.set_viewer`.
-        ``board.single_dummy`` then reads the sampled values from Python."""
-        self.board.set_viewer(seat, samples, seed, time_limit=SINGLE_DUMMY_SECONDS)
+        """Single-dummy mode for ``seat`` (None: leave it); see :meth:`BoardState.set_viewer`
+        (``time_limit`` None: every world solved, however long). ``board.single_dummy``
+        then reads the sampled values from Python."""
+        self.board.set_viewer(seat, samples, seed, time_limit=time_limit)
         return self._sync()
 
     @property
@@ -117,6 +122,11 @@ class Board(anywidget.AnyWidget):
         graph = self.board.build_tree(TREE_MAX_NODES, time_limit=TREE_SECONDS)
         self._sync()
         return graph
+
+    def expand(self, path: list[str], expand: bool = True) -> Board:
+        """Open (or close) the tree's node reached by ``path`` (:meth:`BoardState.open_node`)."""
+        self.board.open_node(path, expand)
+        return self._sync()
 
     def follow(self, path: list[str]) -> Board:
         """Put the board at the tree's node reached by ``path`` (:meth:`BoardState.follow`)."""
