@@ -209,7 +209,7 @@ export function mount(root, backend) {
     let note = "";
     if (state.viewer !== null) {
       const worlds = sd && sd.worlds > 1e6 ? sd.worlds.toPrecision(2) : sd && sd.worlds;
-      note = sd ? ` PIMC over ${sd.samples} worlds (seed ${sd.seed}, of ${worlds} possible): mean points for ${state.viewer}'s side, min\u2013max${state.game === "carabin" ? ", % of worlds the contract is made" : ""}`
+      note = sd && sd.error ? ` ${sd.error}` : sd ? ` PIMC over ${sd.samples} worlds (seed ${sd.seed}, of ${worlds} possible): mean points for ${state.viewer}'s side, min\u2013max${state.game === "carabin" ? ", % of worlds the contract is made" : ""}`
         : (state.over ? "" : ` ${state.to_move} to play, hidden: \u2605 plays his double-dummy best card`);
     }
     return el("label", {}, "Single dummy: ", select, el("span", { class: "sd-note", "data-role": "sd-note" }, note));

@@ -35,7 +35,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from solver.cards import CARDS, Card, card_str, parse_card
-from solver.errors import IllegalPlayError, NotationError, RulesError
+from solver.errors import IllegalPlayError, NotationError, RulesError, TricklabError
 from solver.games import Game, get_game
 from solver.limits import MAX_SAMPLES, check_count
 
@@ -421,6 +421,10 @@ class BoardState:
         Its ``moves`` give each legal card's ``mean`` points for the viewer's side from
         here over the worlds, their ``min`` and ``max``, the ``best_rate``, and in
         Carabin ``make_rate`` and ``chelem_rate``.
+
+        Raises:
+            TricklabError: not one world solved within ``time_limit`` (the same error
+                again for this position, without a second try).
         """
         pos = self.position
         if self.viewer is None or pos.is_over or pos.to_move != self.viewer:
@@ -430,15 +434,20 @@ class BoardState:
         if advice is None:
             from analysis.advice import advise  # analysis/, loaded only in this mode
 
-            advice = advise(
-                self.view(),
-                self.samples,
-                self.seed,
-                workers=1,
-                rules=getattr(self.game, "rules", None),
-                time_limit=self.time_limit,
-            )
+            try:
+                advice = advise(
+                    self.view(),
+                    self.samples,
+                    self.seed,
+                    workers=1,
+                    rules=getattr(self.game, "rules", None),
+                    time_limit=self.time_limit,
+                )
+            except TricklabError as err:  # no world solved in time: kept, not retried
+                advice = err
             self._advice[key] = advice
+        if isinstance(advice, TricklabError):
+            raise advice
         return advice
 
     # ------------------------------------------------------------------ the deal table
@@ -646,9 +655,12 @@ class BoardState:
             seat["counts"] = [len(h) for h in seat["hands"]]
             if not seat["visible"]:
                 seat["hands"] = [[] for _ in seat["hands"]]
-        advice = self.single_dummy()
         moves: list[dict] = []
-        summary = None
+        summary: dict | None = None
+        try:
+            advice = self.single_dummy()
+        except TricklabError as err:
+            advice, summary = None, {"error": str(err)}
         if advice is not None:
             for card in advice.ranked:
                 m = advice.moves[card]

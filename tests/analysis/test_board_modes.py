@@ -331,3 +331,47 @@ def test_a_tree_too_large_is_refused_and_the_board_is_unchanged() -> None:
     assert board.to_json() == state
     with pytest.raises(RulesError, match="no tree"):
         board.follow([])
+
+
+def test_no_world_solved_in_time_is_an_error_in_the_state_not_a_crash() -> None:
+    game = _game("carabin", CARABIN_4)
+    board = BoardState.from_text(game, CARABIN_4)
+    board.set_viewer("0", samples=5, time_limit=1e-9)
+    state = board.to_json()
+    assert state["moves"] == [] and "no world was solved" in state["single_dummy"]["error"]
+    with pytest.raises(TricklabError, match="no world was solved"):
+        board.best()  # the sampled best card is unknown: refused, nothing played
+    assert board.ply == 0
+    _assert_hides(state, _hidden_cards(game, board, 0))
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["--samples", "0"], "--samples 0"),
+        (["--samples", "x"], "--samples 'x'"),
+        (["--seed", "1.5"], "--seed '1.5'"),
+    ],
+)
+def test_bad_single_dummy_options_give_one_error_line(capsys, argv: list[str], named: str) -> None:
+    from analysis.cli.main import main
+
+    assert main(["board", "klabberjass", KLAB_DEAL, "--no-browser", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and named in err
+
+
+def test_the_widget_shows_the_table_and_the_tree_from_python() -> None:
+    pytest.importorskip("anywidget", reason="the widget needs anywidget (the analysis extra)")
+    from analysis.board import Board
+
+    board = Board(KLAB_DEAL)
+    table = board.table()
+    assert json.loads(board.state)["table"]["records"] == table.records()
+    graph = board.tree()
+    board.expand([])
+    lines = json.loads(board.state)["tree"]["lines"]
+    assert len(lines) == 1 + graph.out_degree(graph.graph["root"])
+    board.follow(lines[1]["path"])
+    assert [card_str(c) for c in board.history] == lines[1]["path"]
+    assert json.loads(board.state)["tree"]["lines"][1]["here"]
