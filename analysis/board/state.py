@@ -481,11 +481,22 @@ class BoardState:
             TreeTooLargeError, TreeTimeoutError: more than ``max_nodes`` positions, or
                 not built within ``time_limit`` (the board keeps its previous tree).
         """
-        from analysis.trees import optimal_tree
+        from analysis.trees import TreeTimeoutError, TreeTooLargeError, optimal_tree
 
-        graph = optimal_tree(
-            self.game, self.position, per_class=True, max_nodes=max_nodes, time_limit=time_limit
-        )
+        try:
+            graph = optimal_tree(
+                self.game, self.position, per_class=True, max_nodes=max_nodes, time_limit=time_limit
+            )
+        except TreeTooLargeError:
+            raise TreeTooLargeError(
+                f"the tree of optimal lines from here has more than {max_nodes} positions: "
+                "play a few cards first"
+            ) from None
+        except TreeTimeoutError:
+            raise TreeTimeoutError(
+                f"the tree of optimal lines from here was not built within {time_limit:g} s: "
+                "play a few cards first"
+            ) from None
         self._tree = graph
         self._tree_ply = self.ply
         self._tree_history = list(self.history)

@@ -317,6 +317,27 @@ def test_the_widget_in_jupyterlab(page: Any, tmp_path: Path) -> None:
         )
         outputs = page.inner_text(".jp-Notebook")
         assert f"history {card} | {after}" in outputs
+        # single-dummy mode for D from the view: E's hand hidden, D's sampled values
+        from analysis.advice import advise
+        from solver.klabberjass.view import View
+
+        page.select_option(".tlb [data-role=viewer]", "D")
+        page.wait_for_function(
+            "() => (document.querySelector('.tlb [data-role=sd-note]') || {}).textContent"
+            " && document.querySelector('.tlb [data-role=sd-note]').textContent.includes('PIMC')"
+        )
+        deal = game.parse_deal(KLAB_DEAL)
+        view = View(1, after.trump, deal.turn, after.hands[1], (parse_card(card),))
+        advice = advise(view, 20, 1, workers=1)
+        shown = {
+            b.get_attribute("data-card"): float(b.query_selector(".val").get_attribute("data-mean"))
+            for b in page.query_selector_all(".tlb button.card.legal")
+        }
+        assert shown == {c: m["mean"] for c, m in advice.moves.items()}
+        on_page = {
+            b.get_attribute("data-card") for b in page.query_selector_all(".tlb button.card")
+        }
+        assert on_page.isdisjoint(card_str(c) for c in range(64) if after.hands[0] >> c & 1)
         page.screenshot(path=str(tmp_path / "board-jupyterlab.png"), full_page=True)
     finally:
         proc.terminate()

@@ -326,7 +326,7 @@ def test_a_tree_too_large_is_refused_and_the_board_is_unchanged() -> None:
     game = _game("carabin", CARABIN_4)
     board = BoardState.from_text(game, CARABIN_4)
     state = board.to_json()
-    with pytest.raises(TreeTooLargeError, match="more than 100 nodes"):
+    with pytest.raises(TreeTooLargeError, match="more than 100 positions: play a few cards first"):
         board.build_tree(max_nodes=100)
     assert board.to_json() == state
     with pytest.raises(RulesError, match="no tree"):
