@@ -10,7 +10,9 @@ the server's consent, which it never gives). Anything else gets 403.
 API (JSON):
     ``GET /api/state``: ``{"state": <BoardState.to_json()>}``.
     ``POST /api/act`` with ``{"action": "play", "card": "AS"}``, ``{"action": "undo"}``,
-    ``redo``, ``best`` or ``{"action": "jump", "ply": 3}``: ``{"state": ..., "error": ""}``;
+    ``redo``, ``best``, ``{"action": "jump", "ply": 3}``, ``{"action": "view", "seat":
+    "E"}``, ``table``, ``tree``, ``{"action": "expand", "path": ["AS"]}``, ``collapse``
+    or ``follow`` (see :func:`apply`): ``{"state": ..., "error": ""}``;
     an action the board refuses (an illegal card) leaves it unchanged and answers 400
     with the unchanged state and the error message.
 """
