@@ -1,4 +1,6 @@
-"""The analysis board: play through a deal with every card's double-dummy value in view.
+"""The analysis board: play through a deal with every card's double-dummy value in view,
+or one seat's view with the sampled (PIMC) values; the deal table and the tree of
+optimal lines beside it.
 
 :class:`BoardState` is the model (pure Python, the engine's values); ``tricklab board``
 serves it as a page (:mod:`analysis.board.server`) or writes a self-contained HTML file

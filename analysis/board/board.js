@@ -38,6 +38,17 @@ const CSS = `
 .tlb .line .future { opacity: 0.45; }
 .tlb .line .lost { color: #c00; }
 .tlb .line .here { outline: 2px solid #2a7; }
+.tlb .back { color: #446; letter-spacing: 1px; }
+.tlb .sd-note { color: #555; font-size: 12px; }
+.tlb button.card .spread { display: block; font-size: 10px; font-weight: normal; color: #666; }
+.tlb table.deal-table { border-collapse: collapse; font-size: 12px; }
+.tlb table.deal-table td, .tlb table.deal-table th { border: 1px solid #ddd; padding: 1px 5px; text-align: right; }
+.tlb .tree .node { white-space: nowrap; line-height: 1.5; }
+.tlb .tree .toggle { display: inline-block; width: 1.3em; cursor: pointer; color: #357; border: 0; background: none; padding: 0; font: inherit; }
+.tlb .tree .go { cursor: pointer; }
+.tlb .tree .go:hover { text-decoration: underline; }
+.tlb .tree .node.here > .go { outline: 2px solid #2a7; }
+.tlb .tree .mark { color: #a60; font-size: 11px; margin-left: 4px; }
 `;
 
 function el(tag, attrs, ...children) {
@@ -102,6 +113,18 @@ export function mount(root, backend) {
       const buttons = bySuit[s].map((c) => {
         const m = moves[c];
         const cls = ["card", colour, m ? "legal" : "", m && m.best ? "best" : ""].join(" ");
+        if (m && state.single_dummy) {
+          const rate = m.make_rate === undefined ? "" : `, contract made in ${Math.round(100 * m.make_rate)}% of the worlds`;
+          return el(
+            "button",
+            { class: cls, "data-card": c, "data-seat": seat, onclick: () => act({ action: "play", card: c }),
+              title: `${c}: ${m.mean} points for ${state.mover_side} on average over ${state.single_dummy.samples} worlds (${m.min} to ${m.max}), best in ${Math.round(100 * m.best_rate)}%${rate}` },
+            rankOf(c),
+            el("span", { class: "val", "data-mean": m.mean, "data-min": m.min, "data-max": m.max }, m.mean.toFixed(1)),
+            el("span", { class: "spread val" }, `${m.min}\u2013${m.max}`),
+            m.make_rate === undefined ? null : el("span", { class: "spread val", "data-make": m.make_rate }, `${Math.round(100 * m.make_rate)}%`),
+          );
+        }
         const shown = m ? (showLoss ? (m.loss ? "\u2212" + m.loss : "0") : String(m.value)) : null;
         return el(
           "button",
@@ -124,6 +147,11 @@ export function mount(root, backend) {
       const hands = s.hands.map((cards, i) => {
         const kind = kinds[i];
         const active = moving && (kind === null || kind === state.hand);
+        if (s.visible === false) {
+          return el("div", { class: "hand hidden" + (kind !== null && kind !== state.hand ? " idle" : ""), "data-hand": kind || "" },
+            kind ? el("span", { class: "kind" }, kind) : null,
+            el("span", { class: "back", title: "hidden from the viewer" }, "\u{1F0A0}".repeat(Math.min(s.counts[i], 9))), ` ${s.counts[i]} hidden`);
+        }
         return hand(s.seat, cards, kind, active, kind !== null && kind !== state.hand);
       });
       const bidder = state.bidder === s.seat ? " (bidder)" : "";
@@ -147,10 +175,11 @@ export function mount(root, backend) {
   }
 
   function score() {
+    const dash = (x) => (x === null || x === undefined ? "\u2014" : x);
     const rows = state.sides.map((s) => el("tr", { "data-side": s }, el("th", {}, s),
       el("td", { class: "num", "data-role": "points" }, state.points[s]),
-      el("td", { class: "num", "data-role": "value" }, state.value[s]),
-      el("td", { class: "num", "data-role": "projected" }, state.projected[s])));
+      el("td", { class: "num", "data-role": "value" }, dash(state.value && state.value[s])),
+      el("td", { class: "num", "data-role": "projected" }, dash(state.projected && state.projected[s]))));
     return el("table", { class: "score" },
       el("tr", {}, el("th", {}), el("th", {}, "taken"), el("th", {}, "from here"), el("th", {}, "projected")), rows);
   }
@@ -166,7 +195,66 @@ export function mount(root, backend) {
       b("\u2605 play the best card", { action: "best" }, !state.over, "best"),
       el("label", {}, el("input", { type: "checkbox", "data-role": "show-loss", checked: showLoss,
         onclick: (e) => { showLoss = e.target.checked; draw(); } }), " show losses"),
+      el("div", {}, singleDummyControl()),
     );
+  }
+
+  function singleDummyControl() {
+    const options = [el("option", { value: "", selected: state.viewer === null }, "off (double dummy: every hand)")]
+      .concat(state.seat_labels.map((s) => el("option", { value: s, selected: state.viewer === s }, `seat ${s}`)));
+    const select = el("select", { "data-role": "viewer", disabled: !state.has_deal || busy,
+      title: state.has_deal ? "see the deal as one seat: his hands only, sampled values" : "needs a board started from a deal" }, options);
+    select.addEventListener("change", () => act({ action: "view", seat: select.value || null }));
+    const sd = state.single_dummy;
+    let note = "";
+    if (state.viewer !== null) {
+      const worlds = sd && sd.worlds > 1e6 ? sd.worlds.toPrecision(2) : sd && sd.worlds;
+      note = sd && sd.error ? ` ${sd.error}` : sd ? ` PIMC over ${sd.samples} worlds (seed ${sd.seed}, of ${worlds} possible): mean points for ${state.viewer}'s side, min\u2013max${state.game === "carabin" ? ", % of worlds the contract is made" : ""}`
+        : (state.over ? "" : ` ${state.to_move} to play, hidden: \u2605 plays his double-dummy best card`);
+    }
+    return el("label", {}, "Single dummy: ", select, el("span", { class: "sd-note", "data-role": "sd-note" }, note));
+  }
+
+  function tablePanel() {
+    if (!state.has_deal || state.viewer !== null) return null;
+    const t = state.table;
+    const head = [el("b", {}, "Deal table "), el("span", { class: "sd-note" }, "(double dummy, every bidder and trump)")];
+    if (!t) {
+      return el("div", { class: "panel", "data-role": "deal-table" }, head, " ",
+        el("button", { "data-role": "show-table", disabled: busy, onclick: () => act({ action: "table" }) }, "make the deal table"));
+    }
+    const cols = Object.keys(t.records[0] || {});
+    const rows = t.records.map((r) => el("tr", {}, cols.map((c) => el("td", { "data-col": c }, Array.isArray(r[c]) ? r[c].join("\u2013") : String(r[c] === null ? "" : r[c])))));
+    const extra = t.points_in_play !== undefined ? ` \u00b7 ${t.points_in_play} points in play` : "";
+    return el("div", { class: "panel", "data-role": "deal-table" }, head, extra,
+      el("table", { class: "deal-table" }, el("tr", {}, cols.map((c) => el("th", {}, c))), rows));
+  }
+
+  function treePanel() {
+    if (state.viewer !== null) return null;
+    const t = state.tree;
+    const build = el("button", { "data-role": "build-tree", disabled: busy || state.over, onclick: () => act({ action: "tree" }) },
+      t ? "tree from here" : "show the tree of optimal lines from here");
+    if (!t) return el("div", { class: "panel tree", "data-role": "tree" }, el("b", {}, "Tree of optimal lines "), build);
+    const nodes = t.lines.map((n) => {
+      const toggle = n.children
+        ? el("button", { class: "toggle", "data-role": n.open ? "collapse" : "expand", "data-path": n.path.join(" "),
+            onclick: () => act({ action: n.open ? "collapse" : "expand", path: n.path }) }, n.open ? "\u25be" : "\u25b8")
+        : el("span", { class: "toggle" }, "\u00b7");
+      const label = n.path.length
+        ? [who(n.seat), n.cards.map((c, i) => [i ? "/" : "", cardText(c)])]
+        : ["start of the tree (card ", t.ply, ")"];
+      const tail = [];
+      if (n.won_by) tail.push(` \u2192 ${n.won_by} +${n.points}`);
+      tail.push(el("span", { class: "sd-note" }, ` ${state.sides.map((s) => `${s} ${n.value[s]}`).join(" \u00b7 ")}`));
+      if (n.critical) tail.push(el("span", { class: "mark", title: "critical: one class of cards keeps the value" }, "! critical"));
+      if (n.transposition) tail.push(el("span", { class: "mark", "data-role": "transposition", title: "reached by more than one optimal line" }, "\u21c4 transposition"));
+      return el("div", { class: "node" + (n.here ? " here" : ""), "data-path": n.path.join(" "), "data-depth": n.depth, style: `padding-left: ${1.2 * n.depth}em` },
+        toggle, el("span", { class: "go", "data-role": "follow", title: "put the board here", onclick: () => act({ action: "follow", path: n.path }) }, label), tail);
+    });
+    return el("div", { class: "panel tree", "data-role": "tree" }, el("b", {}, "Tree of optimal lines "),
+      el("span", { class: "sd-note" }, `(${t.nodes} positions; beside each card the points each side takes from there on; \u25b8 expands a node to its optimal cards, a click on a card puts the board there; \u21c4 a position reached by several lines) `), build,
+      el("div", {}, nodes));
   }
 
   function position() {
@@ -175,7 +263,7 @@ export function mount(root, backend) {
       try { await navigator.clipboard.writeText(state.position); copy.textContent = "copied"; }
       catch (e) { const r = document.createRange(); r.selectNodeContents(code); const s = getSelection(); s.removeAllRanges(); s.addRange(r); copy.textContent = "selected: press Ctrl-C"; }
     } }, "copy position");
-    return el("div", { class: "panel" }, el("b", {}, "Position: "), code, " ", copy);
+    return el("div", { class: "panel" }, el("b", {}, state.viewer === null ? "Position: " : "View: "), code, " ", copy);
   }
 
   function line() {
@@ -193,7 +281,7 @@ export function mount(root, backend) {
         " ",
         cards.map((p) => el("span", {
           class: "card" + (p.ply > state.ply ? " future" : "") + (p.loss ? " lost" : "") + (p.ply === state.ply ? " here" : ""),
-          "data-ply": p.ply, title: p.loss ? `loses ${p.loss}; best ${p.best.join(" ")}` : "optimal",
+          "data-ply": p.ply, title: p.loss ? `loses ${p.loss}; best ${p.best.join(" ")}` : (p.best ? "optimal" : p.card),
           onclick: () => act({ action: "jump", ply: p.ply }),
         }, who(p.seat), cardText(p.card), p.loss ? ` (\u2212${p.loss})` : "", critical.has(p.ply - 1) ? "!" : "", " ")),
         last.won_by ? ` \u2192 ${last.won_by} +${last.points}` : "");
@@ -225,12 +313,14 @@ export function mount(root, backend) {
     const head = [state.game === "carabin" ? "Carabin" : "Klabberjass", " \u00b7 trump ", el("span", { class: trump[1] }, trump[0])];
     if (state.game === "carabin") head.push(` \u00b7 bidder ${state.bidder} \u00b7 ${state.hand} trick`);
     head.push(state.over ? " \u00b7 the play is over" : ` \u00b7 ${state.to_move} to play (${state.mover_side})`);
-    body.replaceChildren(
+    if (state.viewer !== null) head.push(` \u00b7 single dummy: seen by ${state.viewer}`);
+    body.replaceChildren(...[
       el("h3", {}, head),
       el("div", { class: "error", "data-role": "error" }, error),
       el("div", { class: "row" }, el("div", { class: "panel" }, score()), controls()),
-      seats(), trick(), pv(), position(), line(), criticalPanel(),
-    );
+      seats(), trick(), state.viewer === null ? pv() : null, position(), line(),
+      state.viewer === null ? criticalPanel() : null, tablePanel(), treePanel(),
+    ].filter(Boolean));
   }
 
   backend.state().then((s) => { state = s; draw(); }, (e) => { error = String((e && e.message) || e); draw(); });
@@ -271,6 +361,7 @@ export function staticBackend(states) {
       if (a.action === "undo" && i > 0) { i -= 1; return answer(); }
       if ((a.action === "redo" || a.action === "best") && i + 1 < states.length) { i += 1; return answer(); }
       if (a.action === "jump" && a.ply >= 0 && a.ply < states.length) { i = a.ply; return answer(); }
+      if (!["undo", "redo", "best", "jump"].includes(a.action)) return answer(`${a.action}: only the served board (tricklab board) does this`);
       return answer(`nothing to ${a.action} here`);
     },
   };

@@ -10,7 +10,9 @@ the server's consent, which it never gives). Anything else gets 403.
 API (JSON):
     ``GET /api/state``: ``{"state": <BoardState.to_json()>}``.
     ``POST /api/act`` with ``{"action": "play", "card": "AS"}``, ``{"action": "undo"}``,
-    ``redo``, ``best`` or ``{"action": "jump", "ply": 3}``: ``{"state": ..., "error": ""}``;
+    ``redo``, ``best``, ``{"action": "jump", "ply": 3}``, ``{"action": "view", "seat":
+    "E"}``, ``table``, ``tree``, ``{"action": "expand", "path": ["AS"]}``, ``collapse``
+    or ``follow`` (see :func:`apply`): ``{"state": ..., "error": ""}``;
     an action the board refuses (an illegal card) leaves it unchanged and answers 400
     with the unchanged state and the error message.
 """
@@ -32,9 +34,25 @@ from solver.errors import TricklabError
 #: Largest request body accepted (an action is a few dozen bytes).
 MAX_BODY = 4096
 
+#: Seconds the page's requests may search: the single-dummy worlds of one decision,
+#: the deal table, the tree of optimal lines (whose size is capped too). Past them the
+#: answer rests on what was done (worlds solved, rows bounded) or is refused.
+SINGLE_DUMMY_SECONDS = 5.0
+TABLE_SECONDS = 10.0
+TREE_SECONDS = 10.0
+TREE_MAX_NODES = 50_000
+
+ACTIONS = "play, undo, redo, best, jump, view, table, tree, expand, collapse, follow"
+
 
 def apply(board: BoardState, action: Any) -> None:
     """Apply one API action to the board.
+
+    Besides playing (``play``, ``undo``, ``redo``, ``best``, ``jump``): ``view`` with a
+    ``seat`` (or null) sets single-dummy mode (optional ``samples``, ``seed``);
+    ``table`` makes the deal table; ``tree`` builds the tree of optimal lines from the
+    current position; ``expand``/``collapse`` a node of it and ``follow`` (put the board
+    at it) take the node's ``path``, its cards from the tree's root.
 
     Raises:
         TricklabError: an unknown action, or one the board refuses (it is unchanged).
@@ -55,8 +73,27 @@ def apply(board: BoardState, action: Any) -> None:
         board.best()
     elif name == "jump":
         board.jump(action.get("ply"))  # type: ignore[arg-type]
+    elif name == "view":
+        seed = action.get("seed")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise TricklabError(f"invalid seed {seed!r} (a whole number)")
+        board.set_viewer(
+            action.get("seat"), action.get("samples"), seed, time_limit=SINGLE_DUMMY_SECONDS
+        )
+    elif name == "table":
+        board.deal_table(time_limit=TABLE_SECONDS)
+    elif name == "tree":
+        if board.viewer is not None:
+            raise TricklabError(
+                "the tree of optimal lines shows every hand: leave single-dummy mode first"
+            )
+        board.build_tree(TREE_MAX_NODES, time_limit=TREE_SECONDS)
+    elif name in ("expand", "collapse"):
+        board.open_node(action.get("path"), expand=name == "expand")  # type: ignore[arg-type]
+    elif name == "follow":
+        board.follow(action.get("path"))  # type: ignore[arg-type]
     else:
-        raise TricklabError(f"unknown action {name!r} (play, undo, redo, best, jump)")
+        raise TricklabError(f"unknown action {name!r} ({ACTIONS})")
 
 
 class BoardServer:

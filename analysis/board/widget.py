@@ -5,7 +5,9 @@
 
 Clicking a card plays it; ``board.position`` and ``board.history`` read the board from
 Python, and :meth:`Board.play`, :meth:`Board.undo`, :meth:`Board.redo`,
-:meth:`Board.jump` and :meth:`Board.best` move it from Python (the view follows).
+:meth:`Board.jump` and :meth:`Board.best` move it from Python (the view follows);
+:meth:`Board.view` sets single-dummy mode, :meth:`Board.table` and :meth:`Board.tree`
+show the deal table and the tree of optimal lines.
 """
 
 from __future__ import annotations
@@ -17,7 +19,13 @@ from typing import Any
 import anywidget
 import traitlets
 
-from analysis.board.server import apply
+from analysis.board.server import (
+    SINGLE_DUMMY_SECONDS,
+    TABLE_SECONDS,
+    TREE_MAX_NODES,
+    TREE_SECONDS,
+    apply,
+)
 from analysis.board.state import BoardState, guess_game
 from solver.cards import Card
 from solver.errors import TricklabError
@@ -82,6 +90,47 @@ class Board(anywidget.AnyWidget):
 
     def best(self) -> Board:
         self.board.best()
+        return self._sync()
+
+    def view(
+        self,
+        seat: int | str | None,
+        samples: int | None = None,
+        seed: int | None = None,
+        time_limit: float | None = SINGLE_DUMMY_SECONDS,
+    ) -> Board:
+        """Single-dummy mode for ``seat`` (None: leave it); see :meth:`BoardState.set_viewer`
+        (``time_limit`` None: every world solved, however long). ``board.single_dummy``
+        then reads the sampled values from Python."""
+        self.board.set_viewer(seat, samples, seed, time_limit=time_limit)
+        return self._sync()
+
+    @property
+    def single_dummy(self) -> Any:
+        """The viewer's PIMC advice here (:meth:`BoardState.single_dummy`), or None."""
+        return self.board.single_dummy()
+
+    def table(self) -> Any:
+        """Show the deal table in the view; returns it (:meth:`BoardState.deal_table`)."""
+        table = self.board.deal_table(time_limit=TABLE_SECONDS)
+        self._sync()
+        return table
+
+    def tree(self) -> Any:
+        """Show the tree of optimal lines from here; returns it (a networkx graph,
+        :meth:`BoardState.build_tree`)."""
+        graph = self.board.build_tree(TREE_MAX_NODES, time_limit=TREE_SECONDS)
+        self._sync()
+        return graph
+
+    def expand(self, path: list[str], expand: bool = True) -> Board:
+        """Open (or close) the tree's node reached by ``path`` (:meth:`BoardState.open_node`)."""
+        self.board.open_node(path, expand)
+        return self._sync()
+
+    def follow(self, path: list[str]) -> Board:
+        """Put the board at the tree's node reached by ``path`` (:meth:`BoardState.follow`)."""
+        self.board.follow(path)
         return self._sync()
 
     def _sync(self) -> Board:

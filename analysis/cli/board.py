@@ -5,7 +5,10 @@ Carabin). The board is served on 127.0.0.1 (a port the system picks) as one page
 hands, the trick in progress, the points, every legal card of the player to move with
 its double-dummy value (or its loss against the best card), the principal variation,
 the line played with its mistakes and critical decisions. Click a card to play it;
-undo, redo, jump to a trick, play the best card, copy the position. The command prints
+undo, redo, jump to a trick, play the best card, copy the position. A board started
+from a deal also shows the deal table and has single-dummy mode (one seat's view: the
+other hands hidden, each card's PIMC value over ``--samples`` worlds drawn with
+``--seed``); the tree of optimal lines from any position opens node by node. The command prints
 the page's address (it holds a secret token: only that page may use the server), opens
 the browser unless ``--no-browser`` and serves until Ctrl-C, e.g.
 
@@ -22,7 +25,8 @@ import sys
 import threading
 from pathlib import Path
 
-from analysis.cli.common import UsageError, add_game, add_rules, game_of, read
+from analysis.cli.common import UsageError, add_game, add_rules, count, game_of, read, whole
+from solver.limits import MAX_SAMPLES
 
 HELP = "analysis board: play a deal with every card's value in view (browser)"
 
@@ -50,6 +54,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--port", type=int, default=0, help="port on 127.0.0.1 (default: any free port)"
     )
+    parser.add_argument(
+        "--samples",
+        type=count("--samples", 1, MAX_SAMPLES),
+        default=20,
+        help="worlds drawn for each single-dummy value (default 20)",
+    )
+    parser.add_argument(
+        "--seed", type=whole("--seed"), default=1, help="seed of the single-dummy draw (default 1)"
+    )
     add_rules(parser)
 
 
@@ -60,7 +73,10 @@ def run(args: argparse.Namespace) -> int:
     game = game_of(args)
     if not 0 <= args.port <= 65535:
         raise UsageError(f"invalid --port {args.port} (0 to 65535; 0 picks a free port)")
-    board = BoardState(game, read(game, args.start, game.parse_start))
+    from analysis.board.state import deal_of
+
+    board = BoardState(game, read(game, args.start, game.parse_start), deal_of(game, args.start))
+    board.samples, board.seed = args.samples, args.seed
     if args.html is not None:
         from analysis.board.page import static_html
 

@@ -9,6 +9,7 @@ Playwright or ``/usr/bin/chromium`` is missing (``.ci/run`` installs both).
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -316,7 +317,171 @@ def test_the_widget_in_jupyterlab(page: Any, tmp_path: Path) -> None:
         )
         outputs = page.inner_text(".jp-Notebook")
         assert f"history {card} | {after}" in outputs
+        # single-dummy mode for D from the view: E's hand hidden, D's sampled values
+        from analysis.advice import advise
+        from solver.klabberjass.view import View
+
+        page.select_option(".tlb [data-role=viewer]", "D")
+        page.wait_for_function(
+            "() => (document.querySelector('.tlb [data-role=sd-note]') || {}).textContent"
+            " && document.querySelector('.tlb [data-role=sd-note]').textContent.includes('PIMC')"
+        )
+        deal = game.parse_deal(KLAB_DEAL)
+        view = View(1, after.trump, deal.turn, after.hands[1], (parse_card(card),))
+        advice = advise(view, 20, 1, workers=1)
+        shown = {
+            b.get_attribute("data-card"): float(b.query_selector(".val").get_attribute("data-mean"))
+            for b in page.query_selector_all(".tlb button.card.legal")
+        }
+        assert shown == {c: m["mean"] for c, m in advice.moves.items()}
+        on_page = {
+            b.get_attribute("data-card") for b in page.query_selector_all(".tlb button.card")
+        }
+        assert on_page.isdisjoint(card_str(c) for c in range(64) if after.hands[0] >> c & 1)
         page.screenshot(path=str(tmp_path / "board-jupyterlab.png"), full_page=True)
     finally:
         proc.terminate()
         proc.wait(timeout=60)
+
+
+# ---------------------------------------------------------------------- single dummy, table, tree
+
+
+def _received(page: Any, action: Any) -> dict:
+    """Do ``action`` (a click) and return the JSON state the server sent for it."""
+    with page.expect_response(lambda r: r.url.endswith("/api/act")) as answer:
+        action()
+    _settle(page)
+    return answer.value.json()["state"]
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "seat"),
+    [("klabberjass", KLAB_DEAL, "E"), ("carabin", CARABIN_4, "0")],
+    ids=["klab", "carabin"],
+)
+def test_single_dummy_mode_by_clicking(
+    page: Any, tmp_path: Path, name: str, text: str, seat: str
+) -> None:
+    from analysis.advice import advise
+
+    game = get_game(name) if name == "klabberjass" else get_game(name, CarabinRules(players=4))
+    board = BoardState.from_text(game, text)
+    with BoardServer(board) as server:
+        page.goto(server.url)
+        page.wait_for_selector("button.card.legal")
+        _settle(page)
+        state = _received(page, lambda: page.select_option("[data-role=viewer]", seat))
+        viewer = board.viewer
+        assert state["viewer"] == seat and viewer is not None
+        # the page shows the advice for the seat's view, with its spread
+        view = board.view()
+        expected = advise(view, state["single_dummy"]["samples"], board.seed, workers=1)
+        shown = {}
+        for button in page.query_selector_all("button.card.legal"):
+            val = button.query_selector(".val")
+            shown[button.get_attribute("data-card")] = (
+                float(val.get_attribute("data-mean")),
+                int(val.get_attribute("data-min")),
+                int(val.get_attribute("data-max")),
+            )
+        assert shown == {c: (m["mean"], m["min"], m["max"]) for c, m in expected.moves.items()}
+        assert page.inner_text("[data-role=position]") == str(view)
+        # the hidden hands are in neither the data nor the page
+        hidden = [
+            card_str(c)
+            for s, held in enumerate(board.position.hands)
+            if s != viewer
+            for mask in ([held] if isinstance(held, int) else held)
+            for c in range(64)
+            if mask >> c & 1
+        ]
+        text_sent = json.dumps(state)
+        assert [c for c in hidden if f'"{c}"' in text_sent] == []
+        on_page = {b.get_attribute("data-card") for b in page.query_selector_all("button.card")}
+        assert on_page.isdisjoint(hidden) and page.query_selector("[data-role=pv]") is None
+        page.screenshot(path=str(tmp_path / f"board-single-dummy-{name}.png"), full_page=True)
+        # play the sampled best card; then the other seats' cards with the best button
+        best = state["single_dummy"]["best"]
+        _click_card(page, best)
+        assert card_str(board.history[0]) == best
+        # a hidden seat's card typed in is still refused, the board unchanged
+        assert page.query_selector("[data-role=error]").inner_text() == ""
+        # back to double dummy: every hand and value again
+        state = _received(page, lambda: page.select_option("[data-role=viewer]", ""))
+        assert state["viewer"] is None
+        _check(page, game, [best], text)
+
+
+def test_the_deal_table_panel_and_the_tree_by_clicking(page: Any, tmp_path: Path) -> None:
+    import dataclasses
+
+    from analysis.trees import optimal_tree
+
+    game = get_game("klabberjass")
+    board = BoardState.from_text(game, KLAB_DEAL)
+    with BoardServer(board) as server:
+        page.goto(server.url)
+        page.wait_for_selector("button.card.legal")
+        _settle(page)
+        page.click("[data-role=show-table]")
+        _settle(page)
+        rows = page.query_selector_all("table.deal-table tr")
+        table = game.deal_table(dataclasses.replace(game.parse_deal(KLAB_DEAL), trump=None))
+        assert len(rows) == 1 + len(table)
+        for row, record in zip(rows[1:], table.records(), strict=True):
+            cells = {
+                td.get_attribute("data-col"): td.inner_text() for td in row.query_selector_all("td")
+            }
+            assert cells["bidder"] == record["bidder"] and cells["trump"] == record["trump"]
+            assert (
+                cells["score_E"] == str(record["score_E"]) and cells["result"] == record["result"]
+            )
+        # two cards, then the tree from there: collapsed, expanded by a click
+        for _ in range(2):
+            page.click("[data-role=best]")
+            _settle(page)
+        root = board.position
+        page.click("[data-role=build-tree]")
+        _settle(page)
+        assert len(page.query_selector_all(".tree .node")) == 1
+        graph = optimal_tree(game, root, per_class=True)
+        page.click('.tree .node[data-path=""] [data-role=expand]')
+        _settle(page)
+        children = [d["card"] for _, _, d in graph.out_edges(graph.graph["root"], data=True)]
+        shown = [
+            n.get_attribute("data-path")
+            for n in page.query_selector_all('.tree .node[data-depth="1"]')
+        ]
+        assert shown == children
+        # open down three levels along the last child, then put the board there
+        path: list[str] = []
+        for _ in range(3):
+            nodes = page.query_selector_all(f'.tree .node[data-depth="{len(path) + 1}"]')
+            path = nodes[-1].get_attribute("data-path").split(" ")
+            page.click(f'.tree .node[data-path="{" ".join(path)}"] [data-role=expand]')
+            _settle(page)
+        page.click(f'.tree .node[data-path="{" ".join(path)}"] [data-role=follow]')
+        _settle(page)
+        pos = root
+        for c in path:
+            pos = game.play(pos, parse_card(c))
+        assert page.inner_text("[data-role=position]") == str(pos)
+        assert page.query_selector(".tree .node.here").get_attribute("data-path") == " ".join(path)
+        _check(page, game, [card_str(c) for c in board.history], KLAB_DEAL)
+        # transpositions are marked where the tree's graph has two ways in
+        for node in page.query_selector_all(".tree .node"):
+            key = graph.graph["root"]
+            p = node.get_attribute("data-path")
+            for c in p.split(" ") if p else []:
+                key = next(v for _, v, d in graph.out_edges(key, data=True) if d["card"] == c)
+            marked = node.query_selector("[data-role=transposition]") is not None
+            assert marked == (graph.in_degree(key) > 1)
+        page.screenshot(path=str(tmp_path / "board-tree.png"), full_page=True)
+        # a refused action keeps the tree and the board
+        before = page.inner_text("[data-role=position]")
+        idle = f'button.card[data-seat="{"DE"[board.position.to_move]}"]'
+        page.click(f"{idle} >> nth=0")  # a card of the seat not to move
+        _settle(page)
+        assert "may not be played" in page.inner_text("[data-role=error]")
+        assert page.inner_text("[data-role=position]") == before
