@@ -235,27 +235,15 @@ def _notation_key(c: int) -> tuple[int, int]:
     return (c >> 4, -(c & 15))
 
 
-#: Per trump and suit, the suit's cards strongest first in trick order, with their points
-#: (what :func:`classes` walks; computed once from the card tables).
-_BY_POWER: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
-    tuple(
-        tuple(
-            (c, card_points(c, trump))
-            for c in sorted(
-                (
-                    16 * s + r
-                    for r in range(16)
-                    if (TRUMP_POWER if s == trump else PLAIN_POWER)[r] >= 0
-                ),
-                key=lambda c, s=s, trump=trump: (
-                    -(TRUMP_POWER if s == trump else PLAIN_POWER)[c & 15]
-                ),
-            )
-        )
-        for s in range(4)
-    )
-    for trump in range(4)
-)
+def _by_power(trump: int, s: int) -> tuple[tuple[int, int], ...]:
+    """Suit ``s``'s cards strongest first in trick order, with their points."""
+    table = TRUMP_POWER if s == trump else PLAIN_POWER
+    cards = sorted((16 * s + r for r in range(16) if table[r] >= 0), key=lambda c: -table[c & 15])
+    return tuple((c, card_points(c, trump)) for c in cards)
+
+
+#: Per trump and suit, what :func:`classes` walks (computed once from the card tables).
+_BY_POWER = tuple(tuple(_by_power(trump, s) for s in range(4)) for trump in range(4))
 
 
 class Policy(Protocol):

@@ -136,7 +136,7 @@ def realplay_table(
 
 def realplay_deals(
     rng: random.Random, count: int
-) -> tuple[list[tuple[int, ...]], list[Deal], list[int]]:
+) -> tuple[list[tuple[int, int, int, int, int, int]], list[Deal], list[int]]:
     """The ``count`` deals of a chunk of the ``klabberjass-realplay`` study from ``rng``:
     the cards (as ``klabberjass-bidding`` draws them), the deals, and one 64-bit seed a
     deal for its PIMC play (drawn after all the cards)."""
