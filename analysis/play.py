@@ -210,26 +210,40 @@ def classes(position: Position, hidden: Hidden) -> list[list[int]]:
     for s in range(4):
         if not legal & suit_mask(s):
             continue
-        table = TRUMP_POWER if s == trump else PLAIN_POWER
-        by_power = sorted(
-            (16 * s + r for r in range(16) if table[r] >= 0), key=lambda c: -table[c & 15]
-        )
         cur: list[int] = []
-        for c in by_power:
+        last_points = -1
+        for c, pts in _BY_POWER[trump][s]:
             if others >> c & 1:
                 if cur:
                     out.append(cur)
                 cur = []
             elif legal >> c & 1:
-                if cur and card_points(cur[-1], trump) != card_points(c, trump):
+                if cur and last_points != pts:
                     out.append(cur)
                     cur = []
                 cur.append(c)
+                last_points = pts
         if cur:
             out.append(cur)
-    ordered = [sorted(k, key=lambda c: (c >> 4, -(c & 15))) for k in out]
-    ordered.sort(key=lambda k: (k[0] >> 4, -(k[0] & 15)))
+    # a suit's cards in notation order are high to low by rank; classes by first card
+    ordered = [sorted(k, key=_notation_key) for k in out]
+    ordered.sort(key=lambda k: _notation_key(k[0]))
     return ordered
+
+
+def _notation_key(c: int) -> tuple[int, int]:
+    return (c >> 4, -(c & 15))
+
+
+def _by_power(trump: int, s: int) -> tuple[tuple[int, int], ...]:
+    """Suit ``s``'s cards strongest first in trick order, with their points."""
+    table = TRUMP_POWER if s == trump else PLAIN_POWER
+    cards = sorted((16 * s + r for r in range(16) if table[r] >= 0), key=lambda c: -table[c & 15])
+    return tuple((c, card_points(c, trump)) for c in cards)
+
+
+#: Per trump and suit, what :func:`classes` walks (computed once from the card tables).
+_BY_POWER = tuple(tuple(_by_power(trump, s) for s in range(4)) for trump in range(4))
 
 
 class Policy(Protocol):

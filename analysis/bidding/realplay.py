@@ -16,7 +16,8 @@ declared (their cards are shown). Bella is announced when played and shows nothi
 before. Each side plays for its own card points, as in the deal table.
 
 - :func:`played_row` plays and scores one table row with a pair of policies;
-- :func:`realplay_chunk` is the ``klabberjass-realplay`` study;
+- :func:`realplay_chunk` is the ``klabberjass-realplay`` study (its deals:
+  :func:`realplay_deals`; ``tricklab bench klabberjass --what realplay`` times it);
 - :func:`evaluate_view_pimc` is ``tricklab bid klabberjass --play pimc``.
 """
 
@@ -133,6 +134,18 @@ def realplay_table(
     return out
 
 
+def realplay_deals(
+    rng: random.Random, count: int
+) -> tuple[list[tuple[int, int, int, int, int, int]], list[Deal], list[int]]:
+    """The ``count`` deals of a chunk of the ``klabberjass-realplay`` study from ``rng``:
+    the cards (as ``klabberjass-bidding`` draws them), the deals, and one 64-bit seed a
+    deal for its PIMC play (drawn after all the cards)."""
+    cards = [_random_hands(rng.getrandbits(64)) for _ in range(count)]
+    play_seeds = [rng.getrandbits(64) for _ in range(count)]
+    deals = [Deal((c[0] | c[1], c[2] | c[3]), c[4], (c[0], c[2]), c[5]) for c in cards]
+    return cards, deals, play_seeds
+
+
 _KINDS = ("dd_cp", "dd_net", "dd_res", "pimc_cp", "pimc_net", "pimc_res")
 
 
@@ -150,9 +163,7 @@ def realplay_chunk(
     """
     rules = rules_of(params.get("rules", "seed"))
     samples = int(params.get("samples", DEFAULT_SAMPLES))
-    cards = [_random_hands(rng.getrandbits(64)) for _ in range(count)]
-    play_seeds = [rng.getrandbits(64) for _ in range(count)]
-    deals = [Deal((c[0] | c[1], c[2] | c[3]), c[4], (c[0], c[2]), c[5]) for c in cards]
+    cards, deals, play_seeds = realplay_deals(rng, count)
     cols: dict[str, list] = {"deal": list(range(start, start + count))}
     for k, name in enumerate(("e6", "e3", "d6", "d3", "turn", "bottom")):
         cols[name] = [c[k] for c in cards]
@@ -211,6 +222,7 @@ __all__ = [
     "evaluate_view_pimc",
     "played_row",
     "realplay_chunk",
+    "realplay_deals",
     "realplay_table",
     "row_play",
     "score_row",

@@ -15,6 +15,13 @@ Klabberjass, ``--what``:
   the same contracts played double dummy; with ``--reference-deals K`` the first K
   also by :func:`analysis.advice.advise` at every decision (the general way), for the
   speed-up. The table is cleared once, not per contract.
+- ``realplay``: the ``klabberjass-realplay`` study's work for ``--deals`` deals, one
+  core: each deal's table (double dummy) and its 8 contracts played by PIMC on both
+  sides, 20 worlds a decision, exactly as the study plays them
+  (:func:`analysis.bidding.realplay.realplay_deals` from ``--seed``): milliseconds a
+  played contract, deals a second (wall clock and CPU time, which differ on a shared
+  machine), decisions searched, child searches and nodes a contract. The table is
+  cleared once, as a study's worker starts with an empty one.
 
 Carabin, ``--what`` is a comma-separated list of ``exact`` (the bidder's exact points
 of a full deal), ``make`` (one make/fail probe at half the points in play plus one) and
@@ -75,7 +82,7 @@ EXAMPLES = (
 _DEALS = count("--deals", 1, MAX_BENCH_DEALS)
 _REFERENCE = count("--reference-deals", 0, MAX_REFERENCE_DEALS)
 
-KLABBERJASS_WHAT = ("solve", "table", "tree", "advice", "pimc")
+KLABBERJASS_WHAT = ("solve", "table", "tree", "advice", "pimc", "realplay")
 CARABIN_WHAT = ("exact", "make", "chelem")
 
 
@@ -122,10 +129,12 @@ def run(args: argparse.Namespace) -> int:
             "tree": _klabberjass_tree,
             "advice": _klabberjass_advice,
             "pimc": _klabberjass_pimc,
+            "realplay": _klabberjass_realplay,
         }
         if what not in runs:
             raise UsageError(
-                f"unknown --what '{what}' for klabberjass (solve, table, advice, tree or pimc)"
+                f"unknown --what '{what}' for klabberjass "
+                "(solve, table, advice, tree, pimc or realplay)"
             )
         report, lines = runs[what](game, args)
     if args.json:
@@ -369,6 +378,65 @@ def _klabberjass_pimc(game: Game, args: argparse.Namespace) -> tuple[dict, list[
             f"  the general way (advise at every decision), first {k} deals: {_ms(ref_times)}; "
             f"speed-up (median / median) {report['speedup_median_same_deals']:.1f}x"
         )
+    return report, lines
+
+
+def _klabberjass_realplay(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
+    """Milliseconds a contract and deals a second of the ``klabberjass-realplay`` study."""
+    from analysis.bidding.klabberjass import deal_tables
+    from analysis.bidding.realplay import pimc_policy, played_row, realplay_deals
+    from analysis.play import DEFAULT_SAMPLES
+
+    rules, samples, n = game.rules, DEFAULT_SAMPLES, args.deals
+    _, deals, play_seeds = realplay_deals(random.Random(args.seed), n)
+    core = klabberjass.core()
+    clock, cpu = time.perf_counter, time.process_time
+    core.clear()  # a study's worker starts with an empty table
+    times, deal_times = [], []
+    decisions = searches = 0
+    nodes, cpu_start = core.nodes, cpu()
+    for deal, seed in zip(deals, play_seeds, strict=True):
+        start = clock()
+        (table,) = deal_tables([deal], rules)
+        for j, row in enumerate(table):
+            policy = pimc_policy(samples, seed, j)
+            t0 = clock()
+            played_row(deal, row, (policy, policy), rules)
+            times.append(clock() - t0)
+            decisions += policy.stats.decisions
+            searches += policy.stats.searches
+        deal_times.append(clock() - start)
+    cpu_seconds = cpu() - cpu_start
+    contracts = len(times)
+    report: dict = {
+        "what": "realplay",
+        "deals": n,
+        "seed": args.seed,
+        "rules": rules.name,
+        "samples": samples,
+        "contracts": contracts,
+        "median_ms": round(1e3 * statistics.median(times), 3),
+        "mean_ms": round(1e3 * statistics.fmean(times), 3),
+        "max_ms": round(1e3 * max(times), 3),
+        "deals_per_second": round(n / sum(deal_times), 2),
+        "cpu_ms_per_contract": round(1e3 * cpu_seconds / contracts, 3),
+        "cpu_deals_per_second": round(n / cpu_seconds, 2) if cpu_seconds > 0 else None,
+        "decisions_per_contract": round(decisions / contracts, 2),
+        "searches_per_contract": round(searches / contracts, 1),
+        "nodes_per_contract": round((core.nodes - nodes) / contracts),
+    }
+    lines = [
+        f"Klabberjass realplay study: {n} random deals (seed {args.seed}), rules "
+        f"{rules.name}, each deal's {contracts // n} contracts played by PIMC on both sides, "
+        f"{samples} worlds a decision, one core",
+        f"  per played contract: {_ms(times)}",
+        f"  {report['deals_per_second']:.2f} deals/s (deal table included); CPU time "
+        f"{report['cpu_ms_per_contract']:.3f} ms a contract, "
+        f"{report['cpu_deals_per_second']} deals/s",
+        f"  per contract: {report['decisions_per_contract']:.1f} decisions searched, "
+        f"{report['searches_per_contract']:.0f} child searches, "
+        f"{report['nodes_per_contract']} nodes",
+    ]
     return report, lines
 
 

@@ -335,7 +335,7 @@ static int kj_end2(const kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int re
 
 /* E's points from a position where `leader` has led `lc` (already out of his hand);
  * rem = points of both hands + lc + last-trick bonus. */
-static int kj_follow(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int lc, int rem, int alpha, int beta)
+TL_DISPATCH static int kj_follow(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int lc, int rem, int alpha, int beta)
 {
     int f = 1 - leader;
     uint32_t hf = f ? hD : hE, hl = f ? hE : hD;
@@ -372,7 +372,7 @@ static int kj_follow(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int lc, in
 
 /* E's points from a trick boundary where `leader` is to lead; rem = points of both
  * hands + last-trick bonus. Fail-soft alpha-beta. */
-static int kj_lead(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int rem, int alpha, int beta)
+TL_DISPATCH static int kj_lead(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int rem, int alpha, int beta)
 {
     if (!hE) return 0;
     if (rem <= alpha) return rem;

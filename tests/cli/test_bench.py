@@ -63,6 +63,73 @@ def test_bench_tree_and_advice(cli):
         assert status == 0 and json.loads(out)["median_s"] > 0
 
 
+REALPLAY_KEYS = {
+    "what",
+    "deals",
+    "seed",
+    "rules",
+    "samples",
+    "contracts",
+    "median_ms",
+    "mean_ms",
+    "max_ms",
+    "deals_per_second",
+    "cpu_ms_per_contract",
+    "cpu_deals_per_second",
+    "decisions_per_contract",
+    "searches_per_contract",
+    "nodes_per_contract",
+}
+
+
+def test_bench_realplay_json_has_the_figures(cli):
+    argv = ["bench", "klabberjass", "--what", "realplay", "--deals", "2", "--seed", "3"]
+    status, out, err = cli(*argv, "--json")
+    assert status == 0 and err == ""
+    (report,) = json_lines(out)
+    assert set(report) == REALPLAY_KEYS
+    assert report["what"] == "realplay" and report["deals"] == 2 and report["seed"] == 3
+    assert report["rules"] == "seed" and report["samples"] == 20
+    assert report["contracts"] == 16  # 4 trumps x 2 bidders a deal
+    assert 0 < report["median_ms"] <= report["max_ms"]
+    assert 0 < report["mean_ms"] <= report["max_ms"]
+    for key in ("deals_per_second", "cpu_ms_per_contract", "cpu_deals_per_second"):
+        assert report[key] > 0, key
+    # a contract is 18 cards; the last is forced, so at most 17 decisions are searched
+    assert 0 < report["decisions_per_contract"] <= 17
+    assert report["searches_per_contract"] >= 2 * report["decisions_per_contract"]
+    assert report["nodes_per_contract"] > 0
+
+
+def test_bench_realplay_counts_are_those_of_the_study_play(cli):
+    """Decisions searched are fixed by the deals and seeds, not by timing: the same
+    command gives the same counts, and they are what the study's own play searches."""
+    import random
+
+    from analysis.bidding.klabberjass import deal_tables
+    from analysis.bidding.realplay import pimc_policy, played_row, realplay_deals
+    from solver.klabberjass import SEED
+
+    argv = ["bench", "klabberjass", "--what", "realplay", "--deals", "1", "--seed", "8", "--json"]
+    report = json.loads(cli(*argv)[1])
+    _, deals, seeds = realplay_deals(random.Random(8), 1)
+    (table,) = deal_tables(deals, SEED)
+    decisions = 0
+    for j, row in enumerate(table):
+        policy = pimc_policy(20, seeds[0], j)
+        played_row(deals[0], row, (policy, policy), SEED)
+        decisions += policy.stats.decisions
+    assert report["decisions_per_contract"] == round(decisions / len(table), 2)
+    assert json.loads(cli(*argv)[1])["decisions_per_contract"] == report["decisions_per_contract"]
+
+
+def test_bench_realplay_readable(cli):
+    status, out, err = cli("bench", "klabberjass", "--what", "realplay", "--deals", "1")
+    assert status == 0 and err == ""
+    assert "realplay study: 1 random deals (seed 1)" in out
+    assert "per played contract: median" in out and "deals/s" in out
+
+
 def test_bench_carabin_json(cli):
     code, out, _ = cli(
         "bench",
@@ -97,7 +164,7 @@ def test_what_help_lists_the_choices(cli):
     code, out, _ = cli("bench", "--help")
     assert code == 0
     what = " ".join(out.split()).partition("--what WHAT")[2]
-    for choice in ("solve", "table", "tree", "advice", "exact", "make", "chelem"):
+    for choice in ("solve", "table", "tree", "advice", "realplay", "exact", "make", "chelem"):
         assert choice in what, choice
 
 
@@ -107,6 +174,13 @@ def test_what_help_lists_the_choices(cli):
         (["bench", "klabberjass", "--deals", "0"], ["--deals 0"]),
         (["bench", "klabberjass", "--deals", "2", "--rules", "nonsense"], ["'nonsense'"]),
         (["bench", "klabberjass", "--deals", "1", "--what", "speed"], ["'speed'", "table"]),
+        (["bench", "klabberjass", "--deals", "1", "--what", "real"], ["'real'", "realplay"]),
+        (["bench", "klabberjass", "--what", "realplay", "--deals", "0"], ["--deals 0"]),
+        (["bench", "klabberjass", "--what", "realplay", "--seed", "x1"], ["--seed", "x1"]),
+        (
+            ["bench", "klabberjass", "--what", "realplay", "--deals", "1", "--rules", "odd"],
+            ["'odd'"],
+        ),
         (["bench", "carabin", "--players", "9", "--deals", "1"], ["9"]),
         (["bench", "carabin", "--players", "4", "--deals", "0"], ["--deals 0"]),
         (["bench", "carabin", "--players", "4", "--deals", "1", "--what", "speed"], ["'speed'"]),

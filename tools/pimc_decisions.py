@@ -1,0 +1,124 @@
+"""Record and replay the PIMC decisions of the ``klabberjass-realplay`` study, to
+measure and check the compiled decision (``Core.pimc``) alone.
+
+    python tools/pimc_decisions.py record --deals 20 --seed 5 --out /tmp/dec.json
+    python tools/pimc_decisions.py replay /tmp/dec.json [--exact] [--repeat 3]
+
+``record`` plays every contract of ``--deals`` random deals as the study does
+(:func:`analysis.bidding.realplay.realplay_chunk`) and saves the arguments and the
+choice of every searched decision, in order. ``replay`` makes the same calls on a fresh
+table (so the table's history is the study's), reports seconds, child searches and
+nodes, and fails if a choice differs from the recorded one; with ``--exact`` it also
+solves every candidate in every world (``exact=True``) and checks the choice is the
+argmax of the totals, ties to the first. Under callgrind:
+
+    valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.out \\
+        python tools/pimc_decisions.py replay /tmp/dec.json
+    callgrind_annotate /tmp/cg.out | head -40
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+
+from solver.klabberjass import engine
+
+
+def record(deals: int, seed: int, out: str) -> None:
+    from analysis.bidding.realplay import realplay_chunk
+
+    core = engine.core()
+    calls: list[list] = []
+    original = type(core).pimc
+
+    class Recording:
+        def __init__(self, inner):
+            self.inner = inner
+
+        def pimc(self, *args, **kw):
+            result = self.inner.pimc(*args, **kw)
+            calls.append([list(args[:10]), list(args[10]), result[0]])
+            return result
+
+        def __getattr__(self, name):
+            return getattr(self.inner, name)
+
+    import analysis.play as play
+
+    real_core = play.engine.core
+    play.engine.core = lambda tt_mb=None: Recording(real_core(tt_mb))  # type: ignore[assignment]
+    try:
+        core.clear()
+        start = time.perf_counter()
+        realplay_chunk(random.Random(seed), 0, deals, {})
+        elapsed = time.perf_counter() - start
+    finally:
+        play.engine.core = real_core  # type: ignore[assignment]
+    del original
+    with open(out, "w") as f:
+        json.dump({"deals": deals, "seed": seed, "calls": calls}, f)
+    print(f"{len(calls)} decisions recorded in {elapsed:.2f} s ({deals} deals) -> {out}")
+
+
+def replay(path: str, exact: bool, repeat: int, tt_mb: int | None = None) -> int:
+    with open(path) as f:
+        data = json.load(f)
+    calls = data["calls"]
+    core = engine.core(tt_mb)
+    best = None
+    for _ in range(repeat):
+        core.clear()
+        nodes = core.nodes
+        searches = 0
+        bad = 0
+        start, cpu = time.perf_counter(), time.process_time()
+        for args, cands, chosen in calls:
+            i, _sums, s, _ = core.pimc(*args, cands)
+            searches += s
+            bad += i != chosen
+        elapsed = time.perf_counter() - start
+        cpu = time.process_time() - cpu
+        best = elapsed if best is None else min(best, elapsed)
+        print(
+            f"{len(calls)} decisions: {elapsed:.3f} s ({cpu:.3f} s CPU), "
+            f"{1e3 * cpu / len(calls):.3f} ms CPU a decision, {searches} child searches, {core.nodes - nodes} nodes, "
+            f"{bad} choices differ from the record"
+        )
+        if bad:
+            return 1
+    if exact:
+        wrong = 0
+        for args, cands, chosen in calls:
+            _i, sums, _s, _rows = core.pimc(*args, cands, exact=True)
+            top = max(sums)
+            wrong += sums.index(top) != chosen
+        print(f"exact check: {wrong} of {len(calls)} choices are not the argmax of the totals")
+        return 1 if wrong else 0
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("record")
+    r.add_argument("--deals", type=int, default=20)
+    r.add_argument("--seed", type=int, default=5)
+    r.add_argument("--out", required=True)
+    p = sub.add_parser("replay")
+    p.add_argument("path")
+    p.add_argument("--exact", action="store_true")
+    p.add_argument("--repeat", type=int, default=1)
+    p.add_argument("--tt-mb", type=int, default=None)
+    a = parser.parse_args(argv)
+    if a.cmd == "record":
+        record(a.deals, a.seed, a.out)
+        return 0
+    return replay(a.path, a.exact, a.repeat, a.tt_mb)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
