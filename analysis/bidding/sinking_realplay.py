@@ -544,15 +544,35 @@ def _gains(df: pd.DataFrame, weights: np.ndarray | None, theta: float | None) ->
         base = df[f"{kind}_all"].to_numpy()
         add(model, "from information (runs before trick 1, Bella when played)",
             df[f"{kind}_info"].to_numpy(), base)  # fmt: skip
+        add(model, "runs from information, over declaring them (Bella when played in both)",
+            df[f"{kind}_info"].to_numpy(), df[f"{kind}_declare"].to_numpy())  # fmt: skip
         add(model, "declare runs, Bella when played", df[f"{kind}_declare"].to_numpy(), base)
         add(model, "sink runs, Bella when played", df[f"{kind}_sink"].to_numpy(), base)
         add(model, "sink everything", df[f"{kind}_none"].to_numpy(), base)
         if theta is not None:
             add(model, f"threshold: sink everything if est. margin < {theta:+.0f}",
                 threshold_net(df, theta, kind), base)  # fmt: skip
+    for way, col in (
+        ("from information (runs before trick 1, Bella when played)", "info"),
+        ("sink everything", "none"),
+    ):
+        add("PIMC minus double dummy", way,
+            (df[f"pimc_{col}"] - df["pimc_all"]).to_numpy(),
+            (df[f"dd_{col}"] - df["dd_all"]).to_numpy())  # fmt: skip
     add("clairvoyant bound", "double-dummy best declaration",
         df["dd_best"].to_numpy(), df["dd_all"].to_numpy())  # fmt: skip
     return rows
+
+
+def reach_weights(df: pd.DataFrame) -> np.ndarray:
+    """The weight of each case among the contracts the auction reaches: ``reach`` with
+    the float rounding of the stored rule (probabilities such as 1 - 1 = 2e-16) removed."""
+    return np.clip(np.round(df["reach"].to_numpy(dtype=float), 9), 0.0, 1.0)
+
+
+def _share(flags: np.ndarray, weights: np.ndarray | None) -> float:
+    w = np.ones(len(flags)) if weights is None else weights
+    return float((w * flags).sum() / w.sum()) if w.sum() > 0 else float("nan")
 
 
 def sinking_realplay_tables(frames: Sequence[pd.DataFrame], manifests: Sequence[dict]) -> dict:
@@ -571,7 +591,7 @@ def sinking_realplay_tables(frames: Sequence[pd.DataFrame], manifests: Sequence[
     for df, man in zip(frames, manifests, strict=True):
         seed = man["seed"]
         even = (df["deal"].to_numpy() % 2) == 0
-        for cases, w in (("reached", df["reach"].to_numpy()), ("all", None)):
+        for cases, w in (("reached", reach_weights(df)), ("all", None)):
             theta = fit_threshold(df[even], None if w is None else w[even])
             for r in _gains(df, w, None):
                 gains.append({"seed": seed, "cases": cases, **r})
@@ -596,13 +616,33 @@ def sinking_realplay_tables(frames: Sequence[pd.DataFrame], manifests: Sequence[
                 held_out.append(
                     {"seed": seed, "cases": cases, "play": kind, "threshold": theta,
                      "gain": mean, "low": lo, "high": hi, "deals": n,
-                     "sinks_share": float(np.average(test["est_margin"] < theta, weights=wt))}
+                     "sinks_share": _share(test["est_margin"].to_numpy() < theta, wt)}
                 )  # fmt: skip
     g = pd.DataFrame(gains)
+    margins = []
+    edges = np.arange(-120, 141, 20)
+    for df, man in zip(frames, manifests, strict=True):
+        m = df["est_margin"].to_numpy()
+        for lo_e, hi_e in zip(edges[:-1], edges[1:], strict=True):
+            sel = (m >= lo_e) & (m < hi_e)
+            if sel.sum() < 20:
+                continue
+            sub = df[sel]
+            row: dict[str, Any] = {
+                "seed": man["seed"],
+                "margin": (lo_e + hi_e) / 2,
+                "cases": int(sel.sum()),
+            }
+            for kind in ("pimc", "dd"):
+                x = (sub[f"{kind}_none"] - sub[f"{kind}_all"]).to_numpy()
+                mean, lo, hi, _ = clustered_mean(x, sub["deal"].to_numpy())
+                row.update({f"{kind}_sink_gain": mean, f"{kind}_low": lo, f"{kind}_high": hi})
+            margins.append(row)
     out: dict[str, Any] = {
         "gains": g,
         "hiding": pd.DataFrame(hiding),
         "held_out": pd.DataFrame(held_out),
+        "by_margin": pd.DataFrame(margins),
         "studies": list(manifests),
     }
     out["counts"] = pd.DataFrame(
@@ -612,7 +652,7 @@ def sinking_realplay_tables(frames: Sequence[pd.DataFrame], manifests: Sequence[
                 "deals": m["deals"],
                 "cases": len(df),
                 "deals_with_a_case": int(df["deal"].nunique()),
-                "reached_weight": float(df["reach"].sum()),
+                "reached_weight": float(reach_weights(df).sum()),
                 "reached_drawn": int(df["reached"].sum()),
                 "with_runs": int((df["run_points"] > 0).sum()),
                 "info_sinks_share": float(df["sinks"].mean()),
@@ -627,47 +667,75 @@ def sinking_realplay_tables(frames: Sequence[pd.DataFrame], manifests: Sequence[
     return out
 
 
-def rule_sentence(tables: dict) -> str:
-    """The sinking rule in one sentence, computed from the tables: the held-out
-    threshold result on reached contracts under PIMC, over every seed."""
-    h = tables["held_out"]
-    sel = h[(h["cases"] == "reached") & (h["play"] == "pimc")]
+def _fmt(rows) -> str:
+    return ", ".join(
+        f"{r.gain:+.2f} [{r.low:+.2f}, {r.high:+.2f}] (seed {r.seed})" for r in rows.itertuples()
+    )
+
+
+def _way(tables: dict, start: str, cases: str = "reached", play: str = "PIMC (real play)"):
     g = tables["gains"]
-    info = g[
-        (g["cases"] == "reached")
-        & (g["play"] == "PIMC (real play)")
-        & g["way"].str.startswith("from information")
-    ]
-    seen = ", ".join(
-        f"{r.gain:+.2f} [{r.low:+.2f}, {r.high:+.2f}] (seed {r.seed})" for r in info.itertuples()
+    return g[(g["cases"] == cases) & (g["play"] == play) & g["way"].str.startswith(start)]
+
+
+def rule_sentence(tables: dict) -> str:
+    """The sinking rule in one sentence, computed from the tables: PIMC play (real
+    play), the contracts the auction reaches, every seed must agree (the interval of
+    each seed above 0) before a gain is called measurable.
+
+    - the held-out threshold rule gains on every seed: "declare nothing below θ";
+    - else deciding Bella when played gains on every seed: "declare the runs, decide
+      Bella when played";
+    - else: "declare everything".
+    """
+    h = tables["held_out"]
+    held = h[(h["cases"] == "reached") & (h["play"] == "pimc")]
+    info = _way(tables, "from information")
+    runs_only = _way(tables, "runs from information")
+    bella = _way(tables, "declare runs, Bella when played")
+    lowest = float(THRESHOLDS[0])
+
+    def measurable(rows) -> bool:
+        return len(rows) > 0 and bool((rows["low"] > 0).all())
+
+    held_txt = ", ".join(
+        (
+            f"θ = {r.threshold:+.0f} sinks in {r.sinks_share:.1%} of held-out contracts"
+            if r.threshold > lowest
+            else "fitted θ never sinks"
+        )
+        + f": {r.gain:+.2f} [{r.low:+.2f}, {r.high:+.2f}] (seed {r.seed})"
+        for r in held.itertuples()
     )
-    held = ", ".join(
-        f"θ = {r.threshold:+.0f}: {r.gain:+.2f} [{r.low:+.2f}, {r.high:+.2f}] (seed {r.seed})"
-        for r in sel.itertuples()
+    tail = (
+        f"(PIMC play, contracts the derived auction reaches, points a contract: sampled "
+        f"decision {_fmt(info)}; sinking the runs from information over declaring them "
+        f"{_fmt(runs_only)}; Bella decided when played over always announcing "
+        f"{_fmt(bella)}; held-out threshold {held_txt})"
     )
-    positive = all(r.low > 0 for r in info.itertuples()) and all(
-        r.low > 0 for r in sel.itertuples()
-    )
-    if positive:
-        th = float(sel["threshold"].median())
+    if measurable(held) and (held["threshold"] > lowest).all():
+        th = float(held["threshold"].median())
         return (
             f"Declare nothing when your estimated margin with everything declared is below "
-            f"{th:+.0f} points, otherwise declare everything (real play, contracts the "
-            f"auction reaches: sampled decision {seen}; held-out threshold {held} points a "
-            f"contract)."
+            f"{th:+.0f} points, otherwise declare everything {tail}."
         )
-    return (
-        "Declare everything: on the contracts the auction reaches, sinking from the "
-        f"bidder's information gains nothing measurable in real play (sampled decision "
-        f"{seen}; held-out threshold {held} points a contract)."
-    )
+    if measurable(bella) and not measurable(runs_only):
+        return (
+            "Always declare your sequences, and announce Bella when you play the second of "
+            "the trump K and Q unless you then expect to be bate even with its points; "
+            f"sinking sequences gains nothing measurable {tail}."
+        )
+    return f"Declare everything: sinking gains nothing measurable in real play {tail}."
+
+
+TABLES = ("gains", "hiding", "held_out", "by_margin", "counts")
 
 
 def write_summary(tables: dict, out: str | Path, command: str) -> None:
     """CSV tables and ``summary.json`` (manifests, counts, the rule, the command)."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    for name in ("gains", "hiding", "held_out", "counts"):
+    for name in TABLES:
         tables[name].to_csv(out / f"{name}.csv", index=False, float_format="%.4g")
     data = {
         "studies": tables["studies"],
@@ -688,7 +756,7 @@ def read_summary(folder: str | Path) -> dict:
 
     folder = Path(folder)
     out: dict[str, Any] = json.loads((folder / "summary.json").read_text())
-    for name in ("gains", "hiding", "held_out", "counts"):
+    for name in TABLES:
         out[name] = pd.read_csv(folder / f"{name}.csv")
     return out
 

@@ -282,6 +282,11 @@ def test_the_summary_gives_the_values_computed_here():
         got = g[(g.seed == seed) & (g.cases == "reached") & (g.play == "clairvoyant bound")]
         assert got.gain.item() == pytest.approx(want)
         assert got.deals.item() == df.loc[w > 0, "deal"].nunique()
+        # real play beside double dummy: the mean of the per-case differences
+        diff = (df.pimc_none - df.pimc_all) - (df.dd_none - df.dd_all)
+        got = g[(g.seed == seed) & (g.cases == "all") & (g.play == "PIMC minus double dummy")
+                & (g.way == "sink everything")]  # fmt: skip
+        assert got.gain.item() == pytest.approx(diff.mean())
         # hiding: cases with runs only, DD exactly 0
         h = t["hiding"]
         sub = df[df.run_points > 0]
