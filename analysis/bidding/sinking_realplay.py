@@ -58,7 +58,7 @@ import numpy as np
 
 from analysis.bidding.sinking import option_nets
 from analysis.play import DoubleDummy, Pimc, PlayState, Policy, hidden_of, play_deal
-from analysis.studies import read_manifest, read_study
+from analysis.studies import StudyError, read_manifest, read_study
 from solver.cards import cards_of
 from solver.errors import RulesError
 from solver.klabberjass import PACK, SEED, Rules, engine
@@ -642,7 +642,11 @@ def sinking_realplay_tables(frames: Sequence[pd.DataFrame], manifests: Sequence[
         "gains": g,
         "hiding": pd.DataFrame(hiding),
         "held_out": pd.DataFrame(held_out),
-        "by_margin": pd.DataFrame(margins),
+        "by_margin": pd.DataFrame(
+            margins,
+            columns=["seed", "margin", "cases"]
+            + [f"{k}_{c}" for k in ("pimc", "dd") for c in ("sink_gain", "low", "high")],
+        ),
         "studies": list(manifests),
     }
     out["counts"] = pd.DataFrame(
@@ -740,6 +744,14 @@ def write_summary(tables: dict, out: str | Path, command: str) -> None:
     data = {
         "studies": tables["studies"],
         "rule": rule_sentence(tables),
+        "play_models": {
+            "PIMC (real play)": "each card by PIMC from the player's own information, both "
+            "sides (params.samples worlds a decision); declared runs shown to the opponent",
+            "double dummy": "both players see every card (the model of klabberjass-sinking)",
+            "clairvoyant bound": "double-dummy play and the best declaration seeing every card",
+        },
+        "intervals": "95 %, clustered by deal; 'reached' rows weighted by reach (0 or 1 for "
+        "the stored rule)",
         "command": command,
         "regenerate": [
             f"tricklab study klabberjass-sinking-realplay --deals {m['deals']} --seed {m['seed']} "
@@ -772,14 +784,19 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     frames, manifests = [], []
     for d in args[:-1]:
-        man = read_manifest(d)
+        try:
+            man = read_manifest(d)
+        except StudyError as err:
+            print(err, file=sys.stderr)
+            return 2
         if man.get("study") != "klabberjass-sinking-realplay":
             print(f"not a klabberjass-sinking-realplay study: '{d}'", file=sys.stderr)
             return 2
         manifests.append({k: v for k, v in man.items() if k != "files"})
         frames.append(read_study(d))
     tables = sinking_realplay_tables(frames, manifests)
-    command = "python -m analysis.bidding.sinking_realplay " + " ".join(args)
+    dirs = " ".join(f"DIR_{m['seed']}" for m in manifests)  # the study folders, by seed
+    command = f"python -m analysis.bidding.sinking_realplay {dirs} {args[-1]}"
     write_summary(tables, args[-1], command)
     print(rule_sentence(tables))
     return 0

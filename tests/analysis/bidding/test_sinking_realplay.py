@@ -19,6 +19,7 @@ from analysis.bidding.sinking_realplay import (
     case_seed,
     clustered_mean,
     fit_threshold,
+    main,
     play_case,
     reach_probabilities,
     rule_sentence,
@@ -312,3 +313,30 @@ def test_the_summary_gives_the_values_computed_here():
         gain = np.where(odd.est_margin < best, odd.pimc_none, odd.pimc_all) - odd.pimc_all
         assert row.gain.item() == pytest.approx(gain.mean())
     assert rule_sentence(t).count(".") >= 1 and "seed 2" in rule_sentence(t)
+
+
+def test_the_summary_command_refuses_other_folders(tmp_path, capsys):
+    assert main([str(tmp_path)]) == 2
+    assert "usage:" in capsys.readouterr().err
+    assert main([str(tmp_path / "none"), str(tmp_path / "out")]) == 2
+    assert "is not a study folder" in capsys.readouterr().err
+    run_study("klabberjass-sinking", 2, 1, tmp_path / "old", workers=1, progress=False,
+              params={"samples": 2})  # fmt: skip
+    assert main([str(tmp_path / "old"), str(tmp_path / "out")]) == 2
+    assert "not a klabberjass-sinking-realplay study" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_summary_command_writes_the_tables(tmp_path, capsys):
+    for seed in (1, 2):
+        run_study("klabberjass-sinking-realplay", 6, seed, tmp_path / f"s{seed}", workers=1,
+                  progress=False, params={"samples": 2, "sink_samples": 2})  # fmt: skip
+    out = tmp_path / "out"
+    assert main([str(tmp_path / "s1"), str(tmp_path / "s2"), str(out)]) == 0
+    from analysis.bidding.sinking_realplay import read_summary
+
+    r = read_summary(out)
+    assert [m["seed"] for m in r["studies"]] == [1, 2]
+    assert r["command"].startswith("python -m analysis.bidding.sinking_realplay DIR_1 DIR_2 ")
+    assert r["rule"] == capsys.readouterr().out.strip()
+    assert sorted(r["gains"]["seed"].unique()) == [1, 2]
