@@ -340,3 +340,19 @@ def test_the_summary_command_writes_the_tables(tmp_path, capsys):
     assert r["command"].startswith("python -m analysis.bidding.sinking_realplay DIR_1 DIR_2 ")
     assert r["rule"] == capsys.readouterr().out.strip()
     assert sorted(r["gains"]["seed"].unique()) == [1, 2]
+
+
+def test_play_deal_calls_on_card_before_every_card_and_plays_the_same():
+    deal = Deal.random(11)
+    seen = []
+
+    def on_card(state, card):
+        seen.append((len(state.played), state.position.to_move, card))
+
+    plain = play_deal(deal.hands, 1, deal.turn, (Pimc(4, seed=3), Pimc(4, seed=4)))
+    hooked = play_deal(
+        deal.hands, 1, deal.turn, (Pimc(4, seed=3), Pimc(4, seed=4)), on_card=on_card
+    )
+    assert hooked == plain
+    assert [c for _, _, c in seen] == list(plain.cards)
+    assert [n for n, _, _ in seen] == list(range(18))
