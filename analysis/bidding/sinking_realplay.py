@@ -357,7 +357,8 @@ def play_case(
 
     Args:
         deal: the deal.
-        bidder, trump: the contract.
+        bidder: the bidder's seat.
+        trump: the trump suit.
         seed: the case's seed (:func:`case_seed`).
         params: ``samples``, ``sink_samples``, ``rules`` (see the study).
         policy: the card play of the "pimc" columns, built from a seed text (default
