@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -407,6 +407,7 @@ def play_deal(
     rules: Rules = SEED,
     shown: tuple[int, int] = (0, 0),
     bottom: int | None = None,
+    on_card: Callable[[PlayState, int], None] | None = None,
 ) -> PlayedDeal:
     """Play a contract from the first card, ``policies[s]`` choosing for seat ``s``.
 
@@ -418,6 +419,9 @@ def play_deal(
         rules: the rules (the last-trick bonus).
         shown: cards each seat showed (declared) before the play.
         bottom: the bottom card of the stock if it was shown.
+        on_card: called with the state and the chosen card just before each card is
+            played (an observer, e.g. a player deciding an announcement such as Bella
+            from what he knows at that moment); it must not change the state.
 
     Returns:
         The card points of both seats and the cards played.
@@ -429,6 +433,8 @@ def play_deal(
     points = [0, 0]
     while not state.position.is_over:
         card = policies[state.position.to_move].choose(state)
+        if on_card is not None:
+            on_card(state, card)
         winner, pts = state.step(card)
         if winner is not None:
             points[winner] += pts

@@ -42,7 +42,7 @@ Guarantees (docs/cli.md ``study``):
   at a time, so memory does not grow with ``deals``.
 
 >>> print(*sorted(STUDIES))
-carabin-bidding carabin-matches klabberjass-bidding klabberjass-matches klabberjass-realplay klabberjass-sinking
+carabin-bidding carabin-matches klabberjass-bidding klabberjass-matches klabberjass-realplay klabberjass-sinking klabberjass-sinking-realplay
 """
 
 from __future__ import annotations
@@ -204,6 +204,17 @@ STUDIES: dict[str, Study] = {
             50,
             {"rules": "seed", "samples": 24},
             {"rules": _RULES, "samples": _COUNT},
+            {"bidder": "seat", "trump": "suit"},
+        ),
+        Study(
+            "klabberjass-sinking-realplay",
+            "Klabberjass: for bidders holding sequences or Bella, declare or sink the runs "
+            "played by PIMC on both sides (and double dummy), Bella decided when played, "
+            "flagged by how likely the derived auction reaches the contract",
+            "analysis.bidding.sinking_realplay:sinking_realplay_chunk",
+            20,
+            {"rules": "seed", "samples": 20, "sink_samples": 20},
+            {"rules": _choice("seed"), "samples": _COUNT, "sink_samples": _COUNT},
             {"bidder": "seat", "trump": "suit"},
         ),
         Study(

@@ -17,7 +17,10 @@ The decision is made once, before the first trick, for the sequences *and* Bella
 (Bella is announced later, on the second of K/Q, when the bidder knows more; deciding
 it early is a simplification that can only understate the value of sinking Bella).
 The rule of thumb derived from the study is a threshold on the bidder's estimated
-margin (:func:`best_threshold`).
+margin (:func:`best_threshold`). It is fitted and scored under double-dummy play over
+every contract, bid or not; :mod:`analysis.bidding.sinking_realplay` asks the question
+again in real play (PIMC on both sides, Bella decided when played, the contracts the
+auction reaches, held-out threshold), where the threshold does not hold (notebook 03).
 """
 
 from __future__ import annotations

@@ -1,0 +1,807 @@
+"""Sinking asked properly: the bidder's declare-or-sink decision paid out in real play.
+
+The ``klabberjass-sinking`` study (:mod:`analysis.bidding.sinking`) scores the bidder's
+choice with the real deal played double dummy (DD: both players see every card), and
+decides Bella before the first trick. Here (the ``klabberjass-sinking-realplay`` study):
+
+- **Cases.** Every contract (deal, bidder, trump) where the bidder holds a sequence or
+  Bella, with the probability ``reach`` that the derived (equilibrium) auction of
+  :mod:`analysis.matches` reaches it (both seats bidding by the derived rule; its mixed
+  strategies give a probability, not a yes/no) and one draw of that auction
+  (``reached``). Summaries report the contracts the auction reaches (rows weighted by
+  ``reach``) and all contracts (unweighted).
+- **Card play.** The contract is played card by card by PIMC on both sides
+  (:class:`analysis.play.Pimc`, ``samples`` worlds a decision), once per option:
+
+  (a) *declare*: the bidder declares all his runs; their cards are shown to the
+      opponent, whose PIMC worlds hold them;
+  (b) *sink*: he declares no run; nothing is shown.
+
+  The opponent declares all his runs (shown) and announces his Bella. The same
+  contract is also played double dummy (:class:`analysis.play.DoubleDummy`), where
+  what is shown changes nothing.
+- **Bella** (when the bidder holds K and Q of trump) is decided at the moment he plays
+  the second of them (:class:`BellaDecision`, a hook of
+  :func:`analysis.play.play_deal`): from his information then (his hand, the cards
+  played and what they show, the opponent's shown runs) he draws ``samples`` worlds
+  uniformly, solves the rest of the play double dummy in each (after his card), adds
+  the card points already taken, and announces when the mean net of announcing is at
+  least that of not announcing (sequences as declared; the opponent's Bella as the
+  world holds it). Card play is for card points, so announcing does not change the
+  play; it changes the score.
+- **The sequences' decision** is taken before the first trick from the bidder's
+  information (his nine cards and the turn-up, the opponent any nine of the 22 unseen
+  cards, ``sink_samples`` worlds solved double dummy): he sinks his runs when the mean
+  net of sinking beats declaring them, each with Bella chosen best in the world (he
+  decides Bella later, knowing more). Only all-or-none of the runs is considered.
+
+Per case the option nets under PIMC play, under DD play, and the clairvoyant best
+(DD play, best subset and Bella knowing every card) are recorded. ``hide_value`` =
+the bidder's PIMC card points of (b) minus (a): what keeping his runs hidden is worth
+in the play. Under DD play it is 0 by construction (the tests check it).
+
+:func:`sinking_realplay_tables` summarises one or more studies (intervals clustered by
+deal, weighted by ``reach`` for the reached contracts); ``python -m
+analysis.bidding.sinking_realplay STUDY_DIR... OUT_DIR`` writes them.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from analysis.bidding.sinking import option_nets
+from analysis.play import DoubleDummy, Pimc, PlayState, Policy, hidden_of, play_deal
+from analysis.studies import StudyError, read_manifest, read_study
+from solver.cards import cards_of
+from solver.errors import RulesError
+from solver.klabberjass import PACK, SEED, Rules, engine
+from solver.klabberjass._core import sample_hands
+from solver.klabberjass.deal import Deal, has_bella, runs
+from solver.klabberjass.position import Position
+from solver.klabberjass.rules import points_of
+from solver.klabberjass.table import engine_solver
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+_KING, _QUEEN = 11, 10  # rank indices of K and Q (solver.cards.RANKS)
+
+
+def _bella_cards(trump: int) -> int:
+    return (1 << _KING | 1 << _QUEEN) << (16 * trump)
+
+
+# ---------------------------------------------------------------------- Bella, when played
+
+
+class BellaDecision:
+    """The bidder's Bella, decided when he plays the second of the trump K and Q.
+
+    Pass :meth:`observe` as ``on_card`` to :func:`analysis.play.play_deal`. At that card
+    the bidder (the seat to move) draws ``samples`` worlds from what he knows
+    (:func:`analysis.play.hidden_of`), plays the card in each, solves the rest double
+    dummy, and announces when the mean net announcing is at least the mean net not
+    announcing.
+
+    Args:
+        hands: the real hands (E, D) at the start of play (only the bidder's is used
+            for his decision; the public card points taken so far come from replaying
+            the cards played).
+        bidder: the bidder's seat.
+        trump: the trump suit.
+        subset: the runs he declared, as a bit mask over ``runs(hands[bidder])``.
+        samples: worlds of the decision.
+        seed: seed of the worlds.
+        rules: the rules (Bella, sequences, last trick).
+
+    Attributes:
+        announced: None until the decision, then whether he announced.
+        worlds_net: (mean net announcing, mean net not announcing) at the decision.
+    """
+
+    def __init__(
+        self,
+        hands: tuple[int, int],
+        bidder: int,
+        trump: int,
+        subset: int,
+        samples: int,
+        seed: int,
+        rules: Rules = SEED,
+    ):
+        if samples < 1:
+            raise RulesError(f"invalid samples {samples} (at least 1)")
+        if not has_bella(hands[bidder], trump):
+            raise RulesError("the bidder holds no Bella (K and Q of trump)")
+        self.hands = hands
+        self.bidder = bidder
+        self.trump = trump
+        self.subset = subset
+        self.samples = samples
+        self.seed = seed
+        self.rules = rules
+        self.announced: bool | None = None
+        self.worlds_net: tuple[float, float] | None = None
+
+    def observe(self, state: PlayState, card: int) -> None:
+        """The ``on_card`` hook: decide when the bidder plays his second K/Q of trump."""
+        p = state.position
+        if self.announced is not None or p.to_move != self.bidder:
+            return
+        kq = _bella_cards(self.trump)
+        if not (kq >> card & 1) or p.hands[self.bidder] & kq != 1 << card:
+            return
+        self.decide(state, card)
+
+    def _points_so_far(self, played: Sequence[int]) -> list[int]:
+        pos = Position(self.trump, 0, self.hands)
+        pts = [0, 0]
+        for c in played:
+            pos, winner, got = pos.step(c, self.rules)
+            if winner is not None:
+                pts[winner] += got
+        return pts
+
+    def decide(self, state: PlayState, card: int) -> bool:
+        """Announce or not, from the bidder's information when he plays ``card``."""
+        p = state.position
+        b, o, t, rules = self.bidder, 1 - self.bidder, self.trump, self.rules
+        hidden = hidden_of(state)
+        so_far = self._points_so_far(state.played)
+        played = 0
+        for c in state.played:
+            played |= 1 << c
+        opp_played = played & ~self.hands[b]
+        own_runs = runs(self.hands[b])
+        core = engine.core()
+        sums = {True: 0.0, False: 0.0}
+        for drawn in sample_hands(hidden.pool, hidden.need, self.samples, self.seed):
+            opp_now = hidden.known | drawn
+            hands = [0, 0]
+            hands[b], hands[o] = p.hands[b], opp_now
+            world = Position(t, p.lead, (hands[0], hands[1]), p.trick)
+            child, winner, got = world.step(card, rules)
+            cp = list(so_far)
+            if winner is not None:
+                cp[winner] += got
+            if not child.is_over:
+                trick = -1 if child.trick is None else child.trick
+                e = core.value(
+                    child.hands[0], child.hands[1], t, child.lead, trick, rules.last_trick
+                )
+                left = points_of(child.hands[0] | child.hands[1], t) + rules.last_trick
+                if child.trick is not None:
+                    left += points_of(1 << child.trick, t)
+                cp[0] += e
+                cp[1] += left - e
+            opp_hand = opp_now | opp_played
+            hr = [own_runs, own_runs]
+            hr[o] = runs(opp_hand)
+            bl = [False, False]
+            bl[b], bl[o] = True, has_bella(opp_hand, t)
+            nets = option_nets(b, t, (cp[0], cp[1]), (hr[0], hr[1]), (bl[0], bl[1]), rules)
+            sums[True] += nets[(self.subset, True)][0]
+            sums[False] += nets[(self.subset, False)][0]
+        yes, no = sums[True] / self.samples, sums[False] / self.samples
+        self.worlds_net = (yes, no)
+        self.announced = yes >= no
+        return self.announced
+
+
+# ---------------------------------------------------------------------- the auction
+
+
+def reach_probabilities(deal: Deal) -> dict[tuple[int, int], float]:
+    """The probability that the derived auction (both seats bidding by the equilibrium
+    rule of ``data/studies/klabberjass-matches/derived_rule.json``, as
+    :func:`analysis.matches.klabberjass_auction` plays it) ends in each (bidder, trump).
+
+    The missing mass is the annulled deal.
+    """
+    from analysis.matches import KLABBERJASS_POLICIES, _one_hand_arrays, load_klabberjass_rule
+
+    assert deal.first is not None
+    assert KLABBERJASS_POLICIES["derived"].bidding == "equilibrium"
+    classifier, probs = load_klabberjass_rule()
+    ts = deal.turn >> 4
+    take, name, suit = [0.0, 0.0], [0.0, 0.0], [0, 0]
+    for s in (0, 1):
+        cls, _k1, _k2, best, _e1, _e2 = classifier.classify(
+            _one_hand_arrays(deal.first[s], s, deal.turn)
+        )
+        c = int(cls[0, s])
+        who = "e" if s == 0 else "d"
+        take[s] = float(probs[f"{who}_take"][c])
+        name[s] = float(probs[f"{who}_name"][c]) if int(best[0, s]) != ts else 0.0
+        suit[s] = int(best[0, s])
+    out = {(b, t): 0.0 for b in (0, 1) for t in range(4)}
+    out[(0, ts)] = take[0]
+    out[(1, ts)] = (1 - take[0]) * take[1]
+    round2 = (1 - take[0]) * (1 - take[1])
+    if name[0]:
+        out[(0, suit[0])] += round2 * name[0]
+    if name[1]:
+        out[(1, suit[1])] += round2 * (1 - name[0]) * name[1]
+    return out
+
+
+# ---------------------------------------------------------------------- one case
+
+
+def sequence_choice(
+    own: int, bidder: int, trump: int, turn: int, samples: int, rng: random.Random, rules: Rules
+) -> tuple[bool, float, float]:
+    """The bidder's runs decision before the first trick, from his information.
+
+    Returns:
+        (sink his runs, estimated margin B - O declaring everything, share of worlds
+        where declaring everything is bate). Each option is valued with Bella chosen
+        best in the world (he decides it later, knowing more).
+    """
+    unseen = list(cards_of(PACK & ~own & ~(1 << turn)))
+    worlds = []
+    for _ in range(samples):
+        opp = sum(1 << c for c in rng.sample(unseen, 9))
+        worlds.append((own, opp) if bidder == 0 else (opp, own))
+    values = engine_solver([(h[0], h[1], trump) for h in worlds], rules)
+    own_runs = runs(own)
+    full = (1 << len(own_runs)) - 1
+    bella = has_bella(own, trump)
+    declare = sink = margin = 0.0
+    bate = 0
+    for h, e in zip(worlds, values, strict=True):
+        total = points_of(h[0] | h[1], trump) + rules.last_trick
+        nets = option_nets(
+            bidder,
+            trump,
+            (e, total - e),
+            (runs(h[0]), runs(h[1])),
+            (has_bella(h[0], trump), has_bella(h[1], trump)),
+            rules,
+        )
+        declare += max(nets[(full, x)][0] for x in (False, True) if x <= bella)
+        sink += max(nets[(0, x)][0] for x in (False, True) if x <= bella)
+        margin += nets[(full, bella)][1]
+        bate += nets[(full, bella)][1] < 0
+    return bool(own_runs) and sink > declare, margin / samples, bate / samples
+
+
+def _played(
+    deal: Deal,
+    bidder: int,
+    trump: int,
+    subset: int,
+    policies: Sequence[Policy],
+    bella_seed: int,
+    samples: int,
+    rules: Rules,
+) -> tuple[tuple[int, int], bool | None]:
+    """Card points (E, D) of the contract played with the bidder declaring the runs of
+    ``subset`` (shown), and his Bella decided when played (None without Bella)."""
+    b, o = bidder, 1 - bidder
+    shown = [0, 0]
+    for i, r in enumerate(runs(deal.hands[b])):
+        if subset >> i & 1:
+            shown[b] |= r.cards
+    for r in runs(deal.hands[o]):
+        shown[o] |= r.cards
+    hook: BellaDecision | None = None
+    if has_bella(deal.hands[b], trump):
+        hook = BellaDecision(deal.hands, b, trump, subset, samples, bella_seed, rules)
+    played = play_deal(
+        deal.hands,
+        trump,
+        deal.turn,
+        policies,
+        rules=rules,
+        shown=(shown[0], shown[1]),
+        on_card=hook.observe if hook is not None else None,
+    )
+    return played.points, (hook.announced if hook is not None else None)
+
+
+def case_seed(seed: int, bidder: int, trump: int) -> str:
+    """The seed of one case from its deal's seed: any case replays alone."""
+    return f"sinking-realplay:{seed}:{bidder}:{trump}"
+
+
+COLUMNS = (
+    "deal",
+    "bidder",
+    "trump",
+    "reach",
+    "reached",
+    "run_points",
+    "bella",
+    "est_margin",
+    "est_bate",
+    "sinks",
+    "dd_cp",
+    "dd_bella_declare",
+    "dd_bella_sink",
+    "dd_all",
+    "dd_none",
+    "dd_declare",
+    "dd_sink",
+    "dd_info",
+    "dd_best",
+    "pimc_cp_declare",
+    "pimc_cp_sink",
+    "pimc_bella_declare",
+    "pimc_bella_sink",
+    "pimc_all",
+    "pimc_none",
+    "pimc_declare",
+    "pimc_sink",
+    "pimc_info",
+    "hide_value",
+)
+
+
+def play_case(
+    deal: Deal,
+    bidder: int,
+    trump: int,
+    seed: str,
+    params: dict[str, Any],
+    policy: Callable[[str], Policy] | None = None,
+) -> dict[str, Any]:
+    """One case: every column of :data:`COLUMNS` but ``deal``, ``reach``, ``reached``.
+
+    Args:
+        deal: the deal.
+        bidder: the bidder's seat.
+        trump: the trump suit.
+        seed: the case's seed (:func:`case_seed`).
+        params: ``samples``, ``sink_samples``, ``rules`` (see the study).
+        policy: the card play of the "pimc" columns, built from a seed text (default
+            :class:`analysis.play.Pimc` with ``samples`` worlds); the tests pass
+            double dummy.
+    """
+    rules = Rules.preset(str(params.get("rules", "seed")))
+    samples = int(params.get("samples", 20))
+    sink_samples = int(params.get("sink_samples", 20))
+    if policy is None:
+
+        def policy(text: str) -> Policy:
+            return Pimc(samples, seed=random.Random(text))
+
+    b = bidder
+    own = deal.hands[b]
+    own_runs = runs(own)
+    bella = has_bella(own, trump)
+    if not own_runs and not bella:
+        raise RulesError(f"bidder {'ED'[b]} holds no sequence and no Bella with trump {trump}")
+    full = (1 << len(own_runs)) - 1
+    sinks, margin, bate = sequence_choice(
+        own, b, trump, deal.turn, sink_samples, random.Random(seed + ":view"), rules
+    )
+    bella_seed = random.Random(seed + ":bella").getrandbits(64)
+
+    def nets_of(cp: tuple[int, int]):
+        return option_nets(
+            b,
+            trump,
+            cp,
+            (runs(deal.hands[0]), runs(deal.hands[1])),
+            (has_bella(deal.hands[0], trump), has_bella(deal.hands[1], trump)),
+            rules,
+        )
+
+    row: dict[str, Any] = {
+        "bidder": b,
+        "trump": trump,
+        "run_points": sum(r.value(rules) for r in own_runs),
+        "bella": bella,
+        "est_margin": margin,
+        "est_bate": bate,
+        "sinks": sinks,
+    }
+    for kind in ("dd", "pimc"):
+        cps: dict[str, tuple[int, int]] = {}
+        announced: dict[str, bool | None] = {}
+        for option, subset in (("declare", full), ("sink", 0)):
+            if option == "sink" and not own_runs:
+                cps[option], announced[option] = cps["declare"], announced["declare"]
+                continue
+            pols: Sequence[Policy]
+            if kind == "dd":
+                d = DoubleDummy()
+                pols = (d, d)
+            else:
+                p = policy(seed + ":play")
+                pols = (p, p)
+            cps[option], announced[option] = _played(
+                deal, b, trump, subset, pols, bella_seed, samples, rules
+            )
+        nd, ns = nets_of(cps["declare"]), nets_of(cps["sink"])
+        bd, bs = bool(announced["declare"]), bool(announced["sink"])
+        values = {
+            "all": nd[(full, bella)][0],
+            "none": ns[(0, False)][0],
+            "declare": nd[(full, bd)][0],
+            "sink": ns[(0, bs)][0],
+        }
+        values["info"] = values["sink" if sinks else "declare"]
+        for k, v in values.items():
+            row[f"{kind}_{k}"] = v
+        if kind == "dd":
+            row["dd_cp"] = cps["declare"][b]
+            row["dd_best"] = max(v[0] for v in nd.values())
+            assert cps["declare"] == cps["sink"], "double-dummy play ignores what is shown"
+        else:
+            row["pimc_cp_declare"] = cps["declare"][b]
+            row["pimc_cp_sink"] = cps["sink"][b]
+            row["hide_value"] = cps["sink"][b] - cps["declare"][b]
+        row[f"{kind}_bella_declare"] = bd
+        row[f"{kind}_bella_sink"] = bs
+    return row
+
+
+def sinking_realplay_chunk(
+    rng: random.Random, start: int, count: int, params: dict[str, Any]
+) -> dict[str, list]:
+    """The ``klabberjass-sinking-realplay`` study (columns: :data:`COLUMNS`, docs/data.md).
+
+    Deal ``i`` is ``Deal.random(s_i)``, ``s_i`` the i-th ``rng.getrandbits(64)``; its
+    cases (bidder E before D, trumps S H D C) take their seeds from :func:`case_seed`
+    of ``s_i``, so any case replays alone with :func:`play_case`.
+    """
+    rules = Rules.preset(str(params.get("rules", "seed")))
+    if rules != SEED:
+        raise RulesError(
+            f"invalid rules '{params.get('rules')}' (the derived auction is seed only)"
+        )
+    seeds = [rng.getrandbits(64) for _ in range(count)]
+    cols: dict[str, list] = {k: [] for k in COLUMNS}
+    from analysis.matches import KLABBERJASS_POLICIES, klabberjass_auction
+
+    derived = KLABBERJASS_POLICIES["derived"]
+    for i, s in enumerate(seeds):
+        deal = Deal.random(s)
+        reach = reach_probabilities(deal)
+        drawn = klabberjass_auction(deal, (derived, derived), random.Random(f"auction:{s}"))
+        for b in (0, 1):
+            for t in range(4):
+                if not runs(deal.hands[b]) and not has_bella(deal.hands[b], t):
+                    continue
+                row = play_case(deal, b, t, case_seed(s, b, t), params)
+                row["deal"] = start + i
+                row["reach"] = reach[(b, t)]
+                row["reached"] = drawn == (b, t)
+                for k in COLUMNS:
+                    cols[k].append(row[k])
+    return cols
+
+
+# ---------------------------------------------------------------------- summaries
+
+
+def clustered_mean(
+    values: np.ndarray, clusters: np.ndarray, weights: np.ndarray | None = None
+) -> tuple[float, float, float, int]:
+    """A (weighted) mean with its 95 % interval clustered by ``clusters``.
+
+    The ratio estimator Σ w·x / Σ w with the linearised variance
+    n/(n−1) · Σ_c (Σ_{i∈c} w_i (x_i − mean))² / (Σ w)², n the clusters with weight.
+
+    Returns:
+        (mean, low, high, clusters with positive weight).
+
+    >>> clustered_mean(np.array([1.0, 3.0, 5.0]), np.array([0, 1, 2]))[:3]
+    (3.0, 0.7367..., 5.263...)
+    """
+    x = np.asarray(values, dtype=float)
+    w = np.ones_like(x) if weights is None else np.asarray(weights, dtype=float)
+    keep = w > 0
+    x, w, g = x[keep], w[keep], np.asarray(clusters)[keep]
+    if len(x) == 0:
+        return float("nan"), float("nan"), float("nan"), 0
+    mean = float((w * x).sum() / w.sum())
+    _, inv = np.unique(g, return_inverse=True)
+    z = np.bincount(inv, weights=w * (x - mean))
+    n = len(z)
+    if n < 2:
+        return mean, float("nan"), float("nan"), n
+    se = float(np.sqrt(n / (n - 1) * (z**2).sum()) / w.sum())
+    return mean, mean - 1.96 * se, mean + 1.96 * se, n
+
+
+def threshold_net(df: pd.DataFrame, theta: float, kind: str = "pimc") -> np.ndarray:
+    """Net per case of "declare nothing (runs and Bella) when the estimated margin is
+    below ``theta``, else declare everything" under ``kind`` play."""
+    m = df["est_margin"].to_numpy()
+    return np.where(m < theta, df[f"{kind}_none"].to_numpy(), df[f"{kind}_all"].to_numpy())
+
+
+THRESHOLDS = np.arange(-100, 41, 5)
+
+
+def fit_threshold(df: pd.DataFrame, weights: np.ndarray | None = None) -> float:
+    """The threshold of :func:`threshold_net` (PIMC) with the best (weighted) mean gain
+    over declaring everything; ties to the lowest threshold (sinking least)."""
+    w = np.ones(len(df)) if weights is None else np.asarray(weights, dtype=float)
+    base = df["pimc_all"].to_numpy()
+    gains = [float((w * (threshold_net(df, float(th)) - base)).sum()) for th in THRESHOLDS]
+    return float(THRESHOLDS[int(np.argmax(gains))])
+
+
+def _gains(df: pd.DataFrame, weights: np.ndarray | None, theta: float | None) -> list[dict]:
+    rows = []
+    deal = df["deal"].to_numpy()
+
+    def add(model: str, way: str, x: np.ndarray, base: np.ndarray) -> None:
+        mean, lo, hi, n = clustered_mean(x - base, deal, weights)
+        rows.append({"play": model, "way": way, "gain": mean, "low": lo, "high": hi, "deals": n})
+
+    for kind, model in (("pimc", "PIMC (real play)"), ("dd", "double dummy")):
+        base = df[f"{kind}_all"].to_numpy()
+        add(model, "from information (runs before trick 1, Bella when played)",
+            df[f"{kind}_info"].to_numpy(), base)  # fmt: skip
+        add(model, "runs from information, over declaring them (Bella when played in both)",
+            df[f"{kind}_info"].to_numpy(), df[f"{kind}_declare"].to_numpy())  # fmt: skip
+        add(model, "declare runs, Bella when played", df[f"{kind}_declare"].to_numpy(), base)
+        add(model, "sink runs, Bella when played", df[f"{kind}_sink"].to_numpy(), base)
+        add(model, "sink everything", df[f"{kind}_none"].to_numpy(), base)
+        if theta is not None:
+            add(model, f"threshold: sink everything if est. margin < {theta:+.0f}",
+                threshold_net(df, theta, kind), base)  # fmt: skip
+    for way, col in (
+        ("from information (runs before trick 1, Bella when played)", "info"),
+        ("sink everything", "none"),
+    ):
+        add("PIMC minus double dummy", way,
+            (df[f"pimc_{col}"] - df["pimc_all"]).to_numpy(),
+            (df[f"dd_{col}"] - df["dd_all"]).to_numpy())  # fmt: skip
+    add("clairvoyant bound", "double-dummy best declaration",
+        df["dd_best"].to_numpy(), df["dd_all"].to_numpy())  # fmt: skip
+    return rows
+
+
+def reach_weights(df: pd.DataFrame) -> np.ndarray:
+    """The weight of each case among the contracts the auction reaches: ``reach`` with
+    the float rounding of the stored rule (probabilities such as 1 - 1 = 2e-16) removed."""
+    return np.clip(np.round(df["reach"].to_numpy(dtype=float), 9), 0.0, 1.0)
+
+
+def _share(flags: np.ndarray, weights: np.ndarray | None) -> float:
+    w = np.ones(len(flags)) if weights is None else weights
+    return float((w * flags).sum() / w.sum()) if w.sum() > 0 else float("nan")
+
+
+def sinking_realplay_tables(frames: Sequence[pd.DataFrame], manifests: Sequence[dict]) -> dict:
+    """The summary tables of one or more ``klabberjass-sinking-realplay`` studies.
+
+    For each study (its seed) and each set of cases (``reached``: weighted by the
+    probability that the derived auction reaches the contract; ``all``: every case):
+    the gain of each way of deciding over declaring everything, under PIMC play, DD
+    play, and the clairvoyant bound, 95 % intervals clustered by deal; the value of
+    hiding information (cases with runs); and a sinking threshold fitted on the deals
+    of even index and measured on the odd ones.
+    """
+    import pandas as pd
+
+    gains, hiding, held_out = [], [], []
+    for df, man in zip(frames, manifests, strict=True):
+        seed = man["seed"]
+        even = (df["deal"].to_numpy() % 2) == 0
+        for cases, w in (("reached", reach_weights(df)), ("all", None)):
+            theta = fit_threshold(df[even], None if w is None else w[even])
+            for r in _gains(df, w, None):
+                gains.append({"seed": seed, "cases": cases, **r})
+            has_runs = (df["run_points"] > 0).to_numpy()
+            sub = df[has_runs]
+            ws = None if w is None else w[has_runs]
+            for col, what in (
+                ("hide_value", "PIMC card points, sink runs minus declare runs"),
+                ("dd_hide", "double-dummy card points, sink minus declare (0 by construction)"),
+            ):
+                x = sub["hide_value"].to_numpy() if col == "hide_value" else np.zeros(len(sub))
+                mean, lo, hi, n = clustered_mean(x, sub["deal"].to_numpy(), ws)
+                hiding.append(
+                    {"seed": seed, "cases": cases, "what": what, "mean": mean, "low": lo,
+                     "high": hi, "deals": n}
+                )  # fmt: skip
+            test = df[~even]
+            wt = None if w is None else w[~even]
+            for kind in ("pimc", "dd"):
+                x = threshold_net(test, theta, kind) - test[f"{kind}_all"].to_numpy()
+                mean, lo, hi, n = clustered_mean(x, test["deal"].to_numpy(), wt)
+                held_out.append(
+                    {"seed": seed, "cases": cases, "play": kind, "threshold": theta,
+                     "gain": mean, "low": lo, "high": hi, "deals": n,
+                     "sinks_share": _share(test["est_margin"].to_numpy() < theta, wt)}
+                )  # fmt: skip
+    g = pd.DataFrame(gains)
+    margins = []
+    edges = np.arange(-120, 141, 20)
+    for df, man in zip(frames, manifests, strict=True):
+        m = df["est_margin"].to_numpy()
+        for lo_e, hi_e in zip(edges[:-1], edges[1:], strict=True):
+            sel = (m >= lo_e) & (m < hi_e)
+            if sel.sum() < 20:
+                continue
+            sub = df[sel]
+            row: dict[str, Any] = {
+                "seed": man["seed"],
+                "margin": (lo_e + hi_e) / 2,
+                "cases": int(sel.sum()),
+            }
+            for kind in ("pimc", "dd"):
+                x = (sub[f"{kind}_none"] - sub[f"{kind}_all"]).to_numpy()
+                mean, lo, hi, _ = clustered_mean(x, sub["deal"].to_numpy())
+                row.update({f"{kind}_sink_gain": mean, f"{kind}_low": lo, f"{kind}_high": hi})
+            margins.append(row)
+    out: dict[str, Any] = {
+        "gains": g,
+        "hiding": pd.DataFrame(hiding),
+        "held_out": pd.DataFrame(held_out),
+        "by_margin": pd.DataFrame(
+            margins,
+            columns=["seed", "margin", "cases"]
+            + [f"{k}_{c}" for k in ("pimc", "dd") for c in ("sink_gain", "low", "high")],
+        ),
+        "studies": list(manifests),
+    }
+    out["counts"] = pd.DataFrame(
+        [
+            {
+                "seed": m["seed"],
+                "deals": m["deals"],
+                "cases": len(df),
+                "deals_with_a_case": int(df["deal"].nunique()),
+                "reached_weight": float(reach_weights(df).sum()),
+                "reached_drawn": int(df["reached"].sum()),
+                "with_runs": int((df["run_points"] > 0).sum()),
+                "info_sinks_share": float(df["sinks"].mean()),
+                "bella_held": int(df["bella"].sum()),
+                "bella_withheld_share_pimc": float(
+                    (~df.loc[df["bella"], "pimc_bella_declare"].astype(bool)).mean()
+                ),
+            }
+            for df, m in zip(frames, manifests, strict=True)
+        ]
+    )
+    return out
+
+
+def _fmt(rows) -> str:
+    return ", ".join(
+        f"{r.gain:+.2f} [{r.low:+.2f}, {r.high:+.2f}] (seed {r.seed})" for r in rows.itertuples()
+    )
+
+
+def _way(tables: dict, start: str, cases: str = "reached", play: str = "PIMC (real play)"):
+    g = tables["gains"]
+    return g[(g["cases"] == cases) & (g["play"] == play) & g["way"].str.startswith(start)]
+
+
+def rule_sentence(tables: dict) -> str:
+    """The sinking rule in one sentence, computed from the tables: PIMC play (real
+    play), the contracts the auction reaches, every seed must agree (the interval of
+    each seed above 0) before a gain is called measurable.
+
+    - the held-out threshold rule gains on every seed: "declare nothing below θ";
+    - else deciding Bella when played gains on every seed: "declare the runs, decide
+      Bella when played";
+    - else: "declare everything".
+    """
+    h = tables["held_out"]
+    held = h[(h["cases"] == "reached") & (h["play"] == "pimc")]
+    info = _way(tables, "from information")
+    runs_only = _way(tables, "runs from information")
+    bella = _way(tables, "declare runs, Bella when played")
+    lowest = float(THRESHOLDS[0])
+
+    def measurable(rows) -> bool:
+        return len(rows) > 0 and bool((rows["low"] > 0).all())
+
+    held_txt = ", ".join(
+        (
+            f"θ = {r.threshold:+.0f} sinks in {r.sinks_share:.1%} of held-out contracts"
+            if r.threshold > lowest
+            else "fitted θ never sinks"
+        )
+        + f": {r.gain:+.2f} [{r.low:+.2f}, {r.high:+.2f}] (seed {r.seed})"
+        for r in held.itertuples()
+    )
+    tail = (
+        f"(PIMC play, contracts the derived auction reaches, points a contract: sampled "
+        f"decision {_fmt(info)}; sinking the runs from information over declaring them "
+        f"{_fmt(runs_only)}; Bella decided when played over always announcing "
+        f"{_fmt(bella)}; held-out threshold {held_txt})"
+    )
+    if measurable(held) and (held["threshold"] > lowest).all():
+        th = float(held["threshold"].median())
+        return (
+            f"Declare nothing when your estimated margin with everything declared is below "
+            f"{th:+.0f} points, otherwise declare everything {tail}."
+        )
+    if measurable(bella) and not measurable(runs_only):
+        return (
+            "Always declare your sequences, and announce Bella when you play the second of "
+            "the trump K and Q unless you then expect to be bate even with its points; "
+            f"sinking sequences gains nothing measurable {tail}."
+        )
+    return f"Declare everything: sinking gains nothing measurable in real play {tail}."
+
+
+TABLES = ("gains", "hiding", "held_out", "by_margin", "counts")
+
+
+def write_summary(tables: dict, out: str | Path, command: str) -> None:
+    """CSV tables and ``summary.json`` (manifests, counts, the rule, the command)."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    for name in TABLES:
+        tables[name].to_csv(out / f"{name}.csv", index=False, float_format="%.4g")
+    data = {
+        "studies": tables["studies"],
+        "rule": rule_sentence(tables),
+        "play_models": {
+            "PIMC (real play)": "each card by PIMC from the player's own information, both "
+            "sides (params.samples worlds a decision); declared runs shown to the opponent",
+            "double dummy": "both players see every card (the model of klabberjass-sinking)",
+            "clairvoyant bound": "double-dummy play and the best declaration seeing every card",
+        },
+        "intervals": "95 %, clustered by deal; 'reached' rows weighted by reach (0 or 1 for "
+        "the stored rule)",
+        "command": command,
+        "regenerate": [
+            f"tricklab study klabberjass-sinking-realplay --deals {m['deals']} --seed {m['seed']} "
+            f"--out DIR_{m['seed']} --workers 1"
+            for m in tables["studies"]
+        ],
+    }
+    (out / "summary.json").write_text(json.dumps(data, indent=1, default=str) + "\n")
+
+
+def read_summary(folder: str | Path) -> dict:
+    """The tables :func:`write_summary` wrote (for notebook 03)."""
+    import pandas as pd
+
+    folder = Path(folder)
+    out: dict[str, Any] = json.loads((folder / "summary.json").read_text())
+    for name in TABLES:
+        out[name] = pd.read_csv(folder / f"{name}.csv")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m analysis.bidding.sinking_realplay STUDY_DIR... OUT_DIR``."""
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) < 2:
+        print(
+            "usage: python -m analysis.bidding.sinking_realplay STUDY_DIR... OUT_DIR",
+            file=sys.stderr,
+        )
+        return 2
+    frames, manifests = [], []
+    for d in args[:-1]:
+        try:
+            man = read_manifest(d)
+        except StudyError as err:
+            print(err, file=sys.stderr)
+            return 2
+        if man.get("study") != "klabberjass-sinking-realplay":
+            print(f"not a klabberjass-sinking-realplay study: '{d}'", file=sys.stderr)
+            return 2
+        manifests.append({k: v for k, v in man.items() if k != "files"})
+        frames.append(read_study(d))
+    tables = sinking_realplay_tables(frames, manifests)
+    dirs = " ".join(f"DIR_{m['seed']}" for m in manifests)  # the study folders, by seed
+    command = f"python -m analysis.bidding.sinking_realplay {dirs} {args[-1]}"
+    write_summary(tables, args[-1], command)
+    print(rule_sentence(tables))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,358 @@
+"""The ``klabberjass-sinking-realplay`` study (analysis.bidding.sinking_realplay): cases
+replay alone, double-dummy play on both sides gives the deal table's option nets, the
+Bella decision fires when the bidder plays his second K/Q of trump and agrees with a
+recomputation, bad parameters are one clear error, and the summary matches values
+computed here another way."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis.bidding.sinking import option_nets
+from analysis.bidding.sinking_realplay import (
+    COLUMNS,
+    BellaDecision,
+    case_seed,
+    clustered_mean,
+    fit_threshold,
+    main,
+    play_case,
+    reach_probabilities,
+    rule_sentence,
+    sinking_realplay_chunk,
+    sinking_realplay_tables,
+)
+from analysis.play import DoubleDummy, Pimc, hidden_of, play_deal
+from analysis.studies import StudyError, run_study
+from solver.errors import RulesError
+from solver.klabberjass import SEED, engine
+from solver.klabberjass._core import sample_hands
+from solver.klabberjass.deal import Deal, has_bella, runs, sequence_points
+from solver.klabberjass.position import Position
+from solver.klabberjass.rules import points_of
+from solver.klabberjass.table import engine_solver
+
+PARAMS = {"rules": "seed", "samples": 4, "sink_samples": 4}
+
+
+def _cases(seeds):
+    for s in seeds:
+        deal = Deal.random(s)
+        for b in (0, 1):
+            for t in range(4):
+                if runs(deal.hands[b]) or has_bella(deal.hands[b], t):
+                    yield s, deal, b, t
+
+
+def test_the_chunk_is_deterministic_and_a_case_replays_alone():
+    a = sinking_realplay_chunk(random.Random(3), 40, 4, PARAMS)
+    b = sinking_realplay_chunk(random.Random(3), 40, 4, PARAMS)
+    assert a == b and sorted(a) == sorted(COLUMNS) and len(a["deal"]) > 0
+    assert a != sinking_realplay_chunk(random.Random(4), 40, 4, PARAMS)
+    rng = random.Random(3)
+    seeds = [rng.getrandbits(64) for _ in range(4)]
+    k = len(a["deal"]) - 1  # the last case, computed on its own
+    i = a["deal"][k] - 40
+    bidder, trump = a["bidder"][k], a["trump"][k]
+    row = play_case(
+        Deal.random(seeds[i]), bidder, trump, case_seed(seeds[i], bidder, trump), PARAMS
+    )
+    assert all(row[c] == a[c][k] for c in row)
+
+
+def test_double_dummy_play_gives_the_option_nets_of_the_dd_card_points():
+    """With double dummy for the "pimc" columns, every net is ``option_nets`` on the
+    engine's card points, and hiding the runs is worth nothing."""
+    checked = bella_seen = 0
+    for s, deal, b, t in _cases(range(25)):
+        row = play_case(deal, b, t, case_seed(s, b, t), PARAMS, policy=lambda _s: DoubleDummy())
+        e = engine_solver([(deal.hands[0], deal.hands[1], t)], SEED)[0]
+        cp = (e, points_of(deal.hands[0] | deal.hands[1], t) + 10 - e)
+        nets = option_nets(
+            b,
+            t,
+            cp,
+            (runs(deal.hands[0]), runs(deal.hands[1])),
+            (has_bella(deal.hands[0], t), has_bella(deal.hands[1], t)),
+            SEED,
+        )
+        full = (1 << len(runs(deal.hands[b]))) - 1
+        bella = has_bella(deal.hands[b], t)
+        assert row["dd_cp"] == row["pimc_cp_declare"] == row["pimc_cp_sink"] == cp[b]
+        assert row["hide_value"] == 0
+        for kind in ("dd", "pimc"):
+            assert row[f"{kind}_all"] == nets[(full, bella)][0]
+            assert row[f"{kind}_none"] == nets[(0, False)][0]
+            assert row[f"{kind}_declare"] == nets[(full, row[f"{kind}_bella_declare"])][0]
+            assert row[f"{kind}_sink"] == nets[(0, row[f"{kind}_bella_sink"])][0]
+            assert row[f"{kind}_info"] == row[f"{kind}_sink" if row["sinks"] else f"{kind}_declare"]
+        assert row["dd_best"] == max(v[0] for v in nets.values())
+        checked += 1
+        bella_seen += bella
+    assert checked > 30 and bella_seen > 5
+
+
+def _score(big_b: int, big_o: int) -> int:
+    if big_b > big_o:
+        return big_b - big_o
+    if big_b < big_o:
+        return -(big_b + big_o)
+    return -big_o
+
+
+@pytest.mark.parametrize("declare", [True, False])
+def test_bella_is_decided_at_the_second_king_or_queen_from_the_bidders_worlds(declare):
+    """The hook fires once, when the bidder plays his second K/Q of trump, and its
+    choice is the better mean net over the same worlds, recomputed here with the
+    engine's move values and the scoring table of the rules."""
+    fired = 0
+    for s, deal, b, t in _cases(range(40)):
+        if not has_bella(deal.hands[b], t):
+            continue
+        own_runs = runs(deal.hands[b])
+        subset = (1 << len(own_runs)) - 1 if declare else 0
+        hook = BellaDecision(deal.hands, b, t, subset, 6, 99 + s, SEED)
+        seen = []
+
+        def observe(state, card, hook=hook, seen=seen):
+            before = hook.announced
+            hook.observe(state, card)
+            if before is None and hook.announced is not None:
+                seen.append((state.position, list(state.played), card, hidden_of(state)))
+
+        policy = Pimc(4, seed=s)
+        play_deal(deal.hands, t, deal.turn, (policy, policy), on_card=observe)
+        assert hook.announced is not None and len(seen) == 1
+        pos, played, card, hidden = seen[0]
+        kq = deal.hands[b] & (0b11 << (16 * t + 10))
+        assert pos.to_move == b and card in (16 * t + 10, 16 * t + 11)
+        assert kq & ~(1 << card) & sum(1 << c for c in played)  # the other one is out
+        # recompute: points so far, then each world's rest by the engine's move values
+        so_far = [0, 0]
+        p = Position(t, 0, deal.hands)
+        for c in played:
+            p, w, got = p.step(c, SEED)
+            if w is not None:
+                so_far[w] += got
+        mean = {True: 0.0, False: 0.0}
+        opp_played = sum(1 << c for c in played) & ~deal.hands[b]
+        for drawn in sample_hands(hidden.pool, hidden.need, 6, 99 + s):
+            hands = [0, 0]
+            hands[b], hands[1 - b] = pos.hands[b], hidden.known | drawn
+            world = Position(t, pos.lead, (hands[0], hands[1]), pos.trick)
+            mine = engine.move_values(world, SEED)[card]
+            left = world.points_left(SEED)
+            cp = [0, 0]
+            cp[b], cp[1 - b] = so_far[b] + mine, so_far[1 - b] + left - mine
+            opp_hand = hidden.known | drawn | opp_played
+            declared = [[], []]
+            declared[b] = own_runs if declare else []
+            declared[1 - b] = runs(opp_hand)
+            seq = sequence_points(declared[0], declared[1], t, SEED)
+            opp_bella = 50 if has_bella(opp_hand, t) else 0
+            for yes in (True, False):
+                big_b = cp[b] + seq[b] + (50 if yes else 0)
+                mean[yes] += _score(big_b, cp[1 - b] + seq[1 - b] + opp_bella) / 6
+        assert hook.worlds_net == pytest.approx((mean[True], mean[False]))
+        assert hook.announced == (mean[True] >= mean[False])
+        fired += 1
+    assert fired >= 5
+
+
+def test_bad_input_is_one_clear_error(tmp_path):
+    with pytest.raises(StudyError, match="invalid rules 'classic'"):
+        run_study("klabberjass-sinking-realplay", 2, 1, tmp_path / "a", workers=1,
+                  progress=False, params={"rules": "classic"})  # fmt: skip
+    with pytest.raises(StudyError, match="invalid samples '0'"):
+        run_study("klabberjass-sinking-realplay", 2, 1, tmp_path / "b", workers=1,
+                  progress=False, params={"samples": 0})  # fmt: skip
+    deal = Deal.random(0)
+    nothing = next(
+        (b, t)
+        for b in (0, 1)
+        for t in range(4)
+        if not runs(deal.hands[b]) and not has_bella(deal.hands[b], t)
+    )
+    with pytest.raises(RulesError, match="holds no sequence and no Bella"):
+        play_case(deal, *nothing, "x", PARAMS)
+    with pytest.raises(RulesError, match="holds no Bella"):
+        BellaDecision(deal.hands, nothing[0], nothing[1], 0, 4, 1)
+    with pytest.raises(RulesError, match="invalid samples 0"):
+        BellaDecision(deal.hands, 0, 0, 0, 0, 1)
+
+
+def test_reach_probabilities_are_a_distribution_over_contracts():
+    for s in range(30):
+        r = reach_probabilities(Deal.random(s))
+        # the rule's stored probabilities carry float rounding (1 - p may be -2e-16)
+        assert all(-1e-12 <= v <= 1 + 1e-12 for v in r.values())
+        assert sum(r.values()) <= 1 + 1e-12
+    # the probability of a contract is the share of drawn auctions that reach it
+    from analysis.matches import KLABBERJASS_POLICIES, klabberjass_auction
+
+    deal = Deal.random(4)
+    derived = KLABBERJASS_POLICIES["derived"]
+    rng = random.Random(0)
+    n = 4000
+    drawn = [klabberjass_auction(deal, (derived, derived), rng) for _ in range(n)]
+    for contract, p in reach_probabilities(deal).items():
+        share = drawn.count(contract) / n
+        assert abs(share - p) <= 4 * np.sqrt(max(p * (1 - p), 1e-4) / n) + 1e-9, contract
+
+
+# ---------------------------------------------------------------------- the summary
+
+
+def test_clustered_mean_matches_a_per_deal_computation():
+    rng = np.random.default_rng(5)
+    n = 300
+    deal = rng.integers(0, 80, n)
+    x = rng.normal(2, 10, n) + deal % 7
+    w = rng.uniform(0, 1, n) * (rng.uniform(size=n) > 0.3)
+    mean, lo, hi, k = clustered_mean(x, deal, w)
+    df = pd.DataFrame({"d": deal, "wx": w * x, "w": w})[w > 0]
+    per = df.groupby("d")[["wx", "w"]].sum()
+    m = per["wx"].sum() / per["w"].sum()
+    resid = per["wx"] - m * per["w"]
+    g = len(per)
+    se = np.sqrt(g / (g - 1) * (resid**2).sum()) / per["w"].sum()
+    assert k == g and mean == pytest.approx(m)
+    assert (lo, hi) == pytest.approx((m - 1.96 * se, m + 1.96 * se))
+    # one row a deal, unweighted: the usual interval of a mean
+    y = rng.normal(0, 3, 50)
+    mean, lo, hi, _ = clustered_mean(y, np.arange(50))
+    half = 1.96 * y.std(ddof=1) / np.sqrt(50)
+    assert (lo, hi) == pytest.approx((y.mean() - half, y.mean() + half))
+
+
+def _synthetic(seed: int, deals: int = 200) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    rows = []
+    for d in range(deals):
+        for _ in range(rng.integers(1, 4)):
+            m = rng.normal(0, 50)
+            all_ = int(rng.normal(m, 30))
+            none = all_ + int(rng.normal(-20 if m > -40 else 15, 10))
+            rows.append(
+                {
+                    "deal": d,
+                    "reach": float(rng.choice([0.0, 0.0, 0.5, 1.0])),
+                    "reached": bool(rng.integers(0, 2)),
+                    "run_points": int(rng.choice([0, 20, 50])),
+                    "bella": bool(rng.integers(0, 2)),
+                    "est_margin": m,
+                    "sinks": m < -40,
+                    "pimc_all": all_,
+                    "pimc_none": none,
+                    "pimc_declare": all_ + int(rng.integers(-5, 6)),
+                    "pimc_sink": none + int(rng.integers(-5, 6)),
+                    "dd_all": all_ + 3,
+                    "dd_none": none + 3,
+                    "dd_declare": all_ + 3,
+                    "dd_sink": none + 3,
+                    "dd_best": max(all_, none) + 10,
+                    "hide_value": int(rng.integers(-8, 12)),
+                    "pimc_bella_declare": bool(rng.integers(0, 2)),
+                }
+            )
+    df = pd.DataFrame(rows)
+    df["pimc_info"] = np.where(df["sinks"], df["pimc_sink"], df["pimc_declare"])
+    df["dd_info"] = np.where(df["sinks"], df["dd_sink"], df["dd_declare"])
+    return df
+
+
+def test_the_summary_gives_the_values_computed_here():
+    frames = [_synthetic(1), _synthetic(2)]
+    mans = [{"seed": 1, "deals": 200, "params": {}}, {"seed": 2, "deals": 200, "params": {}}]
+    t = sinking_realplay_tables(frames, mans)
+    g = t["gains"]
+    for df, seed in zip(frames, (1, 2), strict=True):
+        # all contracts, PIMC, from information: a plain ratio of per-deal sums
+        per = (df["pimc_info"] - df["pimc_all"]).groupby(df["deal"]).agg(["sum", "count"])
+        want = per["sum"].sum() / per["count"].sum()
+        got = g[(g.seed == seed) & (g.cases == "all") & (g.play == "PIMC (real play)")
+                & g.way.str.startswith("from information")]  # fmt: skip
+        assert got.gain.item() == pytest.approx(want) and got.deals.item() == df.deal.nunique()
+        # reached contracts: weighted by reach
+        w = df["reach"]
+        want = (w * (df["dd_best"] - df["dd_all"])).sum() / w.sum()
+        got = g[(g.seed == seed) & (g.cases == "reached") & (g.play == "clairvoyant bound")]
+        assert got.gain.item() == pytest.approx(want)
+        assert got.deals.item() == df.loc[w > 0, "deal"].nunique()
+        # real play beside double dummy: the mean of the per-case differences
+        diff = (df.pimc_none - df.pimc_all) - (df.dd_none - df.dd_all)
+        got = g[(g.seed == seed) & (g.cases == "all") & (g.play == "PIMC minus double dummy")
+                & (g.way == "sink everything")]  # fmt: skip
+        assert got.gain.item() == pytest.approx(diff.mean())
+        # hiding: cases with runs only, DD exactly 0
+        h = t["hiding"]
+        sub = df[df.run_points > 0]
+        got = h[(h.seed == seed) & (h.cases == "all") & h.what.str.startswith("PIMC")]
+        assert got["mean"].item() == pytest.approx(sub.hide_value.mean())
+        dd = h[(h.seed == seed) & h.what.str.startswith("double")]
+        assert (dd["mean"] == 0).all()
+        # the threshold is fitted on even deals and measured on odd ones
+        even = df[df.deal % 2 == 0]
+        best = max(
+            range(-100, 41, 5),
+            key=lambda th: (
+                (
+                    np.where(even.est_margin < th, even.pimc_none, even.pimc_all) - even.pimc_all
+                ).sum(),
+                -th,
+            ),
+        )
+        ho = t["held_out"]
+        row = ho[(ho.seed == seed) & (ho.cases == "all") & (ho.play == "pimc")]
+        assert row.threshold.item() == best == fit_threshold(even)
+        odd = df[df.deal % 2 == 1]
+        gain = np.where(odd.est_margin < best, odd.pimc_none, odd.pimc_all) - odd.pimc_all
+        assert row.gain.item() == pytest.approx(gain.mean())
+    assert rule_sentence(t).count(".") >= 1 and "seed 2" in rule_sentence(t)
+
+
+def test_the_summary_command_refuses_other_folders(tmp_path, capsys):
+    assert main([str(tmp_path)]) == 2
+    assert "usage:" in capsys.readouterr().err
+    assert main([str(tmp_path / "none"), str(tmp_path / "out")]) == 2
+    assert "is not a study folder" in capsys.readouterr().err
+    run_study("klabberjass-sinking", 2, 1, tmp_path / "old", workers=1, progress=False,
+              params={"samples": 2})  # fmt: skip
+    assert main([str(tmp_path / "old"), str(tmp_path / "out")]) == 2
+    assert "not a klabberjass-sinking-realplay study" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_summary_command_writes_the_tables(tmp_path, capsys):
+    for seed in (1, 2):
+        run_study("klabberjass-sinking-realplay", 6, seed, tmp_path / f"s{seed}", workers=1,
+                  progress=False, params={"samples": 2, "sink_samples": 2})  # fmt: skip
+    out = tmp_path / "out"
+    assert main([str(tmp_path / "s1"), str(tmp_path / "s2"), str(out)]) == 0
+    from analysis.bidding.sinking_realplay import read_summary
+
+    r = read_summary(out)
+    assert [m["seed"] for m in r["studies"]] == [1, 2]
+    assert r["command"].startswith("python -m analysis.bidding.sinking_realplay DIR_1 DIR_2 ")
+    assert r["rule"] == capsys.readouterr().out.strip()
+    assert sorted(r["gains"]["seed"].unique()) == [1, 2]
+
+
+def test_play_deal_calls_on_card_before_every_card_and_plays_the_same():
+    deal = Deal.random(11)
+    seen = []
+
+    def on_card(state, card):
+        seen.append((len(state.played), state.position.to_move, card))
+
+    plain = play_deal(deal.hands, 1, deal.turn, (Pimc(4, seed=3), Pimc(4, seed=4)))
+    hooked = play_deal(
+        deal.hands, 1, deal.turn, (Pimc(4, seed=3), Pimc(4, seed=4)), on_card=on_card
+    )
+    assert hooked == plain
+    assert [c for _, _, c in seen] == list(plain.cards)
+    assert [n for n, _, _ in seen] == list(range(18))
