@@ -365,6 +365,7 @@ def realplay_tables(folders: Sequence[str | Path]) -> dict[str, Any]:
         t["study"] = {k: manifest[k] for k in ("study", "params", "seed", "chunk_size")}
         # the deals read: a folder stopped early holds exactly what `--deals` this many makes
         t["study"]["deals"] = len(df)
+        t["folder"] = str(folder)
         per_seed.append(t)
     out: dict[str, Any] = {"seeds": per_seed}
     for key in ("bias", "head_to_head", "exploitability"):
@@ -440,7 +441,7 @@ def study_commands(tables: dict[str, Any]) -> list[str]:
         )
         out.append(
             f"tricklab study {st['study']} --deals {st['deals']} --seed {st['seed']}{params} "
-            f"--out DIR"
+            f"--out {t.get('folder', 'DIR')}"
         )
     return out
 

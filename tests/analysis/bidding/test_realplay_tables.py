@@ -246,7 +246,10 @@ def test_the_findings_quote_the_tables_they_sit_beside(tmp_path, frame):
         assert f"{fmt(r['gain'], r['low'], r['high'])} (seed {seed})" in text
     assert "300 deals (seed 1), 300 deals (seed 2)" in text
     commands = json.loads((tmp_path / "out" / "summary.json").read_text())["study_commands"]
-    assert commands[1] == "tricklab study klabberjass-realplay --deals 300 --seed 2 --out DIR"
+    assert (
+        commands[1]
+        == f"tricklab study klabberjass-realplay --deals 300 --seed 2 --out {folders[1]}"
+    )
 
 
 def test_a_folder_with_a_gap_is_refused(tmp_path, frame):
