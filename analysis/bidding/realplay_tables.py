@@ -507,6 +507,18 @@ def _by_seed(frame, what: str, **where: Any) -> str:
     return ", ".join(parts)
 
 
+def _share_words(h2h, rules: str, seed: int) -> str:
+    """The scorecard's gain over the rule of thumb as a share of the real-play
+    equilibrium's (real-play payoffs), when the equilibrium's gain is measurable."""
+    where = {"seed": seed, "rules": rules, "against": "rule of thumb", "payoffs": "pimc"}
+    card = _row(h2h, policy="scorecard", **where)
+    eq = _row(h2h, policy="real-play equilibrium", **where)
+    label = run_label(rules, seed)
+    if eq["low"] <= 0:
+        return f"not measurable, the equilibrium's own gain holds 0 ({label})"
+    return f"{card['gain'] / eq['gain']:.0%} ({label})"
+
+
 def findings(tables: dict[str, Any]) -> list[str]:
     """Notebook 02's findings as sentences computed from the tables (as read by
     :func:`read`), so the words cannot drift from the numbers."""
@@ -555,7 +567,10 @@ def findings(tables: dict[str, Any]) -> list[str]:
         "**What the scorecard gives up** against the real-play equilibrium (real-play "
         "payoffs, held out): "
         + _by_seed(h2h, "gain", policy="real-play equilibrium", against="scorecard", payoffs="pimc")
-        + " points a deal.",
+        + " points a deal. Its gain over the rule of thumb, as a share of the "
+        "equilibrium's: "
+        + ", ".join(_share_words(h2h, rules, seed) for rules, seed in _runs(h2h))
+        + ".",
         "**Exploitability** of the real-play equilibrium (both seats' best responses "
         "within the hand classes, cross-fitted on held-out deals, points a deal): "
         + _by_seed(ex, "gain", equilibrium="pimc", payoffs="pimc", best_response_of="total")
