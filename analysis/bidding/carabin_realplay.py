@@ -496,7 +496,7 @@ def realplay_tables(frames: list[pd.DataFrame]) -> dict[str, Any]:
             "undecided_searches": int(part["undecided"].sum() + part["probe_undecided"].sum()),
             "bar_met": made >= BAR,
             "bar": (
-                f"{made} auction contracts made under PIMC play at {n} players "
+                f"{made} auction contracts made under PIMC play at {n} players, seeds together "
                 + (
                     f"(the bar of {BAR} is met)."
                     if made >= BAR
@@ -532,6 +532,12 @@ def main(argv: list[str] | None = None) -> int:
         frames.append(read_study(d).assign(seed=int(manifest["seed"])))
     tables = realplay_tables(frames)
     rule = tables.pop("rule")
+    tables["play_models"] = {
+        "dd": "double dummy: every seat sees every card (the clairvoyant bound)",
+        "pimc": "PIMC on every seat: each chooses from its own information, samples worlds a "
+        "decision; the bidder for the contract, the others against",
+    }
+    tables["rule_from"] = "pimc (probe contracts: " + rule["split"] + ")"
     tables["studies"] = manifests
     tables["commands"] = regenerate_commands(manifests, str(out))
     write_tables(tables, out)
