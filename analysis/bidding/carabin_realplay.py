@@ -271,15 +271,14 @@ def make_rates(df: pd.DataFrame, by: tuple[str, ...] = ("players", "seed")) -> p
 
 def by_seat(df: pd.DataFrame) -> pd.DataFrame:
     """Make rates DD vs PIMC of the auction contracts per bidder seat, and of the probes
-    per probed seat (all seeds together)."""
+    per probed seat: per seed, and all seeds together (``seed`` 0)."""
     import pandas as pd
 
-    auction_rows = make_rates(
-        df[df["bidder"] >= 0].assign(seat=df["bidder"]), ("players", "seat")
-    ).query("set == 'auction'")
-    probe_rows = make_rates(df.assign(seat=df["probe_seat"]), ("players", "seat")).query(
-        "set != 'auction'"
-    )
+    both = pd.concat([df, df.assign(seed=0)], ignore_index=True)
+    by = ("players", "seed", "seat")
+    bid = both[both["bidder"] >= 0]
+    auction_rows = make_rates(bid.assign(seat=bid["bidder"]), by).query("set == 'auction'")
+    probe_rows = make_rates(both.assign(seat=both["probe_seat"]), by).query("set != 'auction'")
     return pd.concat([auction_rows, probe_rows], ignore_index=True)
 
 

@@ -12,6 +12,7 @@ import pytest
 from analysis.bidding.carabin import auction, carabin_features, contract_result, thumb_policy
 from analysis.bidding.carabin_realplay import (
     STUDY_COLUMNS,
+    by_seat,
     make_rates,
     realplay_chunk,
     realplay_params,
@@ -219,6 +220,20 @@ def test_make_rates_of_a_synthetic_frame():
             (table["players"] == n) & (table["seed"] == seed) & (table["set"] == "probe_thumb")
         ]
         assert thumb.iloc[0]["contracts"] == int(part["probe_thumb"].sum())
+
+
+def test_rates_by_seat_per_seed_and_seeds_together():
+    df = _synthetic()
+    table = by_seat(df)
+    for (n, seat), part in df[df["bidder"] >= 0].groupby(["players", "bidder"]):
+        rows = table.query(f"set == 'auction' and players == {n} and seat == {seat}")
+        assert sorted(rows["seed"]) == [0, 1, 2]
+        both = rows[rows["seed"] == 0].iloc[0]
+        assert both["contracts"] == len(part)
+        assert both["pimc_rate"] == pytest.approx(part["pimc_made"].mean())
+        assert rows[rows["seed"] != 0]["contracts"].sum() == len(part)
+    probes = table.query("set == 'probe' and seed == 0")
+    assert probes["contracts"].sum() == len(df)
 
 
 def test_the_summary_counts_and_the_held_out_rule():
