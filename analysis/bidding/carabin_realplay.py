@@ -499,9 +499,13 @@ def realplay_tables(frames: list[pd.DataFrame]) -> dict[str, Any]:
                 + (
                     f"(the bar of {BAR} is met)."
                     if made >= BAR
-                    else f"(fewer than the bar of {BAR}: the rule at {n} players is not "
-                    "settled yet; more deals are needed, and each costs engine time)."
+                    else f"(fewer than the bar of {BAR}: the make rate and the rule at {n} "
+                    "players are not settled yet; more deals are needed, and each costs "
+                    "engine time)."
                 )
+                + f" Probes (hands taking the turn-up suit), seeds together: "
+                f"{int(part['probe_pimc_made'].sum())} made of {len(part)}, the sample the "
+                "rule is fitted (first seed) and measured (the others) on."
             ),
             "sentence": res.get("sentence", ""),
         }
