@@ -408,6 +408,12 @@ def rule_sentence(players: int, res: dict[str, Any]) -> str:
             f"trump A, K and Q gained against passing on the training hands (held out: "
             f"{res['test_hands']} hands)."
         )
+    if not m.get("bids", 1):
+        return (
+            f"At {players} players, take the turn-up suit only when your trumps plus your "
+            f"trump A, K and Q number {res['count']} or more (held out: none of "
+            f"{res['test_hands']} hands did, so the rule is untested)."
+        )
     return (
         f"At {players} players, take the turn-up suit when your trumps plus your trump A, K "
         f"and Q number {res['count']} or more (held out: bids {m['bid_rate']:.0%} of hands, "
@@ -500,14 +506,18 @@ def realplay_tables(frames: list[pd.DataFrame]) -> dict[str, Any]:
                     f"(the bar of {BAR} is met)."
                     if made >= BAR
                     else f"(fewer than the bar of {BAR}: the make rate and the rule at {n} "
-                    "players are not settled yet; more deals are needed, and each costs "
-                    "engine time)."
+                    f"players are not settled yet; at this rate about "
+                    f"{math.ceil(BAR * len(part) / max(1, made)):,} deals would give {BAR}, "
+                    "and each deal costs engine time)."
                 )
                 + f" Probes (hands taking the turn-up suit), seeds together: "
                 f"{int(part['probe_pimc_made'].sum())} made of {len(part)}, the sample the "
                 "rule is fitted (first seed) and measured (the others) on."
             ),
-            "sentence": res.get("sentence", ""),
+            "sentence": (
+                ("" if made >= BAR else f"Not settled ({made} made contracts): ")
+                + res.get("sentence", "")
+            ),
         }
     return {"make_rates": rates, "by_seat": seats, "rule": fitted, "summary": summary}
 
