@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -261,6 +262,7 @@ class Stats:
     decisions: int = 0
     worlds: int = 0
     searches: int = 0
+    undecided: int = 0  # searches stopped by a time limit (Carabin)
 
 
 class Pimc:
@@ -489,9 +491,13 @@ class CarabinState:
             p.trick_order,
         )  # fmt: skip
 
-    def succeeds(self, world: CarabinPosition, card: int) -> bool:
+    def succeeds(
+        self, world: CarabinPosition, card: int, time_limit: float | None = None
+    ) -> bool | None:
         """Whether the bidder's contract succeeds (double dummy) in ``world`` (a
-        position of this state's public history) once the mover plays ``card``."""
+        position of this state's public history) once the mover plays ``card``.
+
+        With ``time_limit`` (seconds), None when the search has not decided by then."""
         from solver.carabin import engine as carabin_engine
 
         child, winner, pts = world.step(card)
@@ -499,13 +505,20 @@ class CarabinState:
         if self.chelem:
             if self.bidder_lost or (winner is not None and winner != bidder):
                 return False
-            return carabin_engine.all_tricks(child)
-        need = self.points_in_play // 2 + 1 - self.bidder_points - (pts if winner == bidder else 0)
-        if need <= 0:
-            return True
-        if need > child.points_left():
-            return False
-        return carabin_engine.make(child, need)
+            search = lambda: carabin_engine.all_tricks(child)  # noqa: E731
+        else:
+            need = (
+                self.points_in_play // 2 + 1 - self.bidder_points - (pts if winner == bidder else 0)
+            )
+            if need <= 0:
+                return True
+            if need > child.points_left():
+                return False
+            search = lambda: carabin_engine.make(child, need)  # noqa: E731
+        if time_limit is None:
+            return search()
+        deadline = time.monotonic() + time_limit
+        return carabin_engine.within(search, carabin_engine.core(), deadline)
 
 
 def carabin_hidden(state: CarabinState) -> tuple[int, list[tuple[int, int, int]]]:
@@ -595,16 +608,31 @@ class CarabinPimc:
     order. Forced and all-equivalent choices are not searched; a card stops being
     evaluated as soon as it has failed in as many worlds as the best card so far.
 
+    With 5 or 6 players a rare search takes minutes. ``time_limit`` bounds every
+    search: a world whose search has not decided by then counts as half a failure for
+    every card it was asked about (neither for nor against the card);
+    ``stats.undecided`` counts them. Without a time limit the choice depends only on
+    the seed; with one it may also depend on the machine's speed.
+
     Args:
         samples: worlds a decision.
         seed: seed of the worlds (an int, or a ``random.Random`` to draw from).
+        time_limit: seconds a search (None: no limit).
     """
 
-    def __init__(self, samples: int = DEFAULT_SAMPLES, seed: int | random.Random | None = None):
+    def __init__(
+        self,
+        samples: int = DEFAULT_SAMPLES,
+        seed: int | random.Random | None = None,
+        time_limit: float | None = None,
+    ):
         if samples < 1:
             raise RulesError(f"invalid samples {samples} (at least 1)")
+        if time_limit is not None and not time_limit > 0:
+            raise RulesError(f"invalid time_limit {time_limit} (seconds, more than 0)")
         self.samples = samples
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        self.time_limit = time_limit
         self.stats = Stats()
 
     def choose(self, state: CarabinState) -> int:
@@ -621,12 +649,17 @@ class CarabinPimc:
         self.stats.worlds += self.samples
         # card by card in notation order: a later card must fail in fewer worlds than
         # the best so far, so it is out as soon as it has failed in as many
-        best, best_fails = -1, 0
+        best, best_fails = -1, 0.0
         for k in ks:
-            fails = 0
+            fails = 0.0
             for w in worlds:
                 self.stats.searches += 1
-                fails += state.succeeds(w, k[0]) != bidder_moves
+                ok = state.succeeds(w, k[0], self.time_limit)
+                if ok is None:
+                    self.stats.undecided += 1
+                    fails += 0.5
+                else:
+                    fails += ok != bidder_moves
                 if best >= 0 and fails >= best_fails:
                     break
             else:
@@ -645,14 +678,17 @@ class CarabinPlayed:
 
 
 def play_carabin(
-    deal: CarabinDeal, contract: Contract, policies: Sequence[CarabinPimc]
+    deal: CarabinDeal,
+    contract: Contract,
+    policies: Sequence[CarabinPimc],
+    trick_order: str = "alternate",
 ) -> CarabinPlayed:
     """Play a Carabin contract from the first card, ``policies[s]`` choosing for seat ``s``.
 
     Raises:
         IllegalPlayError: a policy chose a card that is not legal.
     """
-    pos = deal.position(bidder=contract.bidder, trump=contract.trump)
+    pos = deal.position(bidder=contract.bidder, trump=contract.trump, trick_order=trick_order)
     state = CarabinState(pos, deal.turn, contract.chelem, deal.points_in_play)
     while not state.position.is_over:
         state.step(policies[state.position.to_move].choose(state))

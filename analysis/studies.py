@@ -42,7 +42,7 @@ Guarantees (docs/cli.md ``study``):
   at a time, so memory does not grow with ``deals``.
 
 >>> print(*sorted(STUDIES))
-carabin-bidding carabin-matches klabberjass-bidding klabberjass-matches klabberjass-realplay klabberjass-sinking klabberjass-sinking-realplay
+carabin-bidding carabin-matches carabin-realplay klabberjass-bidding klabberjass-matches klabberjass-realplay klabberjass-sinking klabberjass-sinking-realplay
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ import contextlib
 import errno
 import hashlib
 import json
+import math
 import os
 import random
 import socket
@@ -115,6 +116,16 @@ def _integer(least: int, most: int | None = None) -> Check:
         return number
 
     return check
+
+
+def _seconds(value: Any) -> float:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise _Invalid("expected seconds, 0 or more (0: no limit)") from None
+    if isinstance(value, bool) or not 0 <= number < math.inf:
+        raise _Invalid("expected seconds, 0 or more (0: no limit)")
+    return number
 
 
 def _choice(*names: str, aliases: dict[str, str] | None = None) -> Check:
@@ -266,6 +277,29 @@ STUDIES: dict[str, Study] = {
                 "play": _choice("dd", "pimc"),
                 "samples": _COUNT,
             },
+        ),
+        Study(
+            "carabin-realplay",
+            "Carabin: a row a random deal: the contract the auction reaches (policy) and a "
+            "probe (seat deal % players takes the turn-up suit), each made or not and chelem "
+            "or not, double dummy and by PIMC on every seat (samples worlds a decision)",
+            "analysis.bidding.carabin_realplay:realplay_chunk",
+            10,
+            {
+                "players": 4,
+                "samples": 20,
+                "policy": "thumb",
+                "trick_order": "alternate",
+                "time_limit": 0.0,
+            },
+            {
+                "players": _PLAYERS,
+                "samples": _COUNT,
+                "policy": _choice("thumb", "derived", "always"),
+                "trick_order": _TRICK_ORDER,
+                "time_limit": _seconds,
+            },
+            {"turn": "card"},
         ),
         Study(
             "klabberjass-realplay",

@@ -584,17 +584,20 @@ def _carabin_pimc(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]
     n, samples = game.rules.players, 20
     rng = random.Random(args.seed)
     times, made = [], 0
-    decisions = worlds = searches = 0
+    decisions = worlds = searches = undecided = 0
     for i in range(args.deals):
         d = CarabinDeal.random(players=n, rng=rng)
         contract = Contract(rng.randrange(n), suit_of(d.turn))
-        policies = [CarabinPimc(samples, seed=n * i + s) for s in range(n)]
+        policies = [
+            CarabinPimc(samples, seed=n * i + s, time_limit=args.time_limit) for s in range(n)
+        ]
         start = time.perf_counter()
         made += play_carabin(d, contract, policies).made
         times.append(time.perf_counter() - start)
         decisions += sum(p.stats.decisions for p in policies)
         worlds += sum(p.stats.worlds for p in policies)
         searches += sum(p.stats.searches for p in policies)
+        undecided += sum(p.stats.undecided for p in policies)
     k = args.deals
     report = {
         "game": "carabin",
@@ -610,6 +613,8 @@ def _carabin_pimc(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]
         "worlds_per_contract": round(worlds / k, 1),
         "probes_per_contract": round(searches / k, 1),
         "made": made,
+        "time_limit": args.time_limit,
+        "undecided": undecided,
     }
     lines = [
         f"Carabin contracts played by PIMC at every seat, {n} players, {samples} worlds a "
@@ -619,6 +624,11 @@ def _carabin_pimc(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]
         f"{8 * n} cards), {report['worlds_per_contract']:.0f} worlds drawn, "
         f"{report['probes_per_contract']:.0f} make/chelem probes; made {made} of {k}",
     ]
+    if args.time_limit is not None:
+        lines.append(
+            f"  time limit {args.time_limit} s a search: {undecided} searches undecided "
+            "(each counts half a failure for its card)"
+        )
     return report, lines
 
 

@@ -189,3 +189,12 @@ def test_what_help_lists_the_choices(cli):
 def test_bad_input_one_line_status_2(cli, argv: list[str], named: list[str]) -> None:
     status, out, err = cli(*argv)
     assert_one_error_line(status, out, err, *named)
+
+
+def test_bench_carabin_pimc_with_a_time_limit_reports_undecided_searches(cli):
+    args = ["bench", "carabin", "--players", "3", "--deals", "1", "--what", "pimc", "--json"]
+    code, out, _ = cli(*args)
+    assert code == 0 and json.loads(out)["undecided"] == 0
+    code, out, _ = cli(*args, "--time-limit", "0.000000001")
+    report = json.loads(out)
+    assert code == 0 and report["time_limit"] == 1e-9 and report["undecided"] > 0

@@ -1,0 +1,595 @@
+"""Carabin contracts played for real: the ``carabin-realplay`` study and its summary.
+
+The ``carabin-bidding`` study settles every contract double dummy (DD): the bidder and
+the coalition of all other seats see every card, so DD is the clairvoyant bound, and
+it favours the coalition (four or five defenders who never misdefend). Here each
+contract is also played card by card by :class:`analysis.play.CarabinPimc` on every
+seat (PIMC: each seat chooses from its own information; the bidder plays for making,
+the others against), and once more as a chelem (the bidder plays for every trick, the
+others against), by :func:`analysis.play.play_carabin`.
+
+Two contracts a deal:
+
+- the **auction** contract: the one the seats reach bidding by ``policy``
+  (:func:`analysis.bidding.carabin.auction`; none when all pass). It answers "how often
+  are the contracts people bid made?", but it only shows hands the policy bids;
+- the **probe** contract: seat ``deal % players`` takes the turn-up suit, whatever his
+  hand. The probe's hand is not chosen by any policy and every seat is probed equally
+  often, so the make rate it gives, hand by hand, is what a bidding rule must predict
+  ("should this hand take?"); the rule of this module is fitted on it. Taking the
+  turn-up suit is the round-1 decision every seat faces first; a named suit (round 2)
+  is not probed.
+
+Each contract's PIMC play draws its worlds from the deal's play seed and the contract
+only (:func:`play_policy`), so any row replays alone with :func:`played`.
+
+:func:`realplay_tables` gives the summary tables (``python -m
+analysis.bidding.carabin_realplay OUT_DIR STUDY_DIR...``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from analysis.bidding.carabin import (
+    FEATURES,
+    POLICIES,
+    CarabinBidView,
+    LogisticRule,
+    auction,
+    carabin_features,
+    contract_result,
+    fit_rule,
+    thumb_policy,
+)
+from analysis.bidding.equilibrium import write_tables
+from analysis.bidding.klabberjass import Estimate, proportion
+from analysis.play import DEFAULT_SAMPLES, CarabinPimc, play_carabin
+from analysis.studies import read_manifest, read_study
+from solver.carabin import Contract, Deal, check_players
+from solver.errors import RulesError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+@dataclass(frozen=True)
+class Played:
+    """One contract settled double dummy and by PIMC on every seat.
+
+    Attributes:
+        dd_made: the contract is made double dummy (a chelem contract: every trick).
+        dd_chelem: the bidder can take every trick double dummy.
+        pimc_made: the contract is made when every seat plays by PIMC.
+        pimc_chelem: the bidder takes every trick when he plays for it by PIMC (the
+            others against).
+        undecided: PIMC searches stopped by the time limit in the two plays.
+    """
+
+    dd_made: bool
+    dd_chelem: bool
+    pimc_made: bool
+    pimc_chelem: bool
+    undecided: int
+
+
+def play_policy(
+    play_seed: int, contract: Contract, samples: int, time_limit: float | None
+) -> CarabinPimc:
+    """The PIMC policy (every seat's) of one contract of a deal: its worlds come from the
+    deal's ``play_seed`` and the contract only."""
+    key = f"carabin-realplay:{play_seed}:{contract.bidder}:{contract.trump}:{int(contract.chelem)}"
+    return CarabinPimc(samples, seed=random.Random(key), time_limit=time_limit)
+
+
+def played(
+    deal: Deal,
+    contract: Contract,
+    play_seed: int,
+    samples: int = DEFAULT_SAMPLES,
+    time_limit: float | None = None,
+    trick_order: str = "alternate",
+) -> Played:
+    """``contract`` of ``deal`` double dummy (:func:`contract_result`) and by PIMC.
+
+    PIMC plays the contract as bid (the bidder for making it, or for every trick if it
+    is a chelem), and as a chelem; a chelem contract is played once.
+    """
+    made, chelem = contract_result(deal, contract.bidder, contract.trump, trick_order)
+    slam = Contract(contract.bidder, contract.trump, True)
+    policy = play_policy(play_seed, slam, samples, time_limit)
+    pimc_chelem = play_carabin(deal, slam, [policy] * deal.players, trick_order).made
+    undecided = policy.stats.undecided
+    if contract.chelem:
+        return Played(chelem, chelem, pimc_chelem, pimc_chelem, undecided)
+    policy = play_policy(play_seed, contract, samples, time_limit)
+    pimc_made = play_carabin(deal, contract, [policy] * deal.players, trick_order).made
+    return Played(made, chelem, pimc_made, pimc_chelem, undecided + policy.stats.undecided)
+
+
+_RESULTS = ("dd_made", "dd_chelem", "pimc_made", "pimc_chelem", "undecided")
+
+STUDY_COLUMNS = (
+    "deal",
+    "players",
+    "cards",
+    "turn",
+    "bidder",
+    "trump",
+    "round",
+    "contract_chelem",
+    *FEATURES,
+    *_RESULTS,
+    "probe_seat",
+    "probe_thumb",
+    *(f"probe_{f}" for f in FEATURES),
+    *(f"probe_{r}" for r in _RESULTS),
+)
+
+
+def realplay_params(params: dict[str, Any]) -> tuple[int, int, str, str, float | None]:
+    """(players, samples, policy, trick_order, time_limit) of the study's ``params``.
+
+    Raises:
+        RulesError: a value out of range (quoted).
+    """
+    players = check_players(int(params.get("players", 4)))
+    samples = int(params.get("samples", DEFAULT_SAMPLES))
+    if samples < 1:
+        raise RulesError(f"invalid samples {samples} (at least 1)")
+    policy = str(params.get("policy", "thumb"))
+    if policy not in POLICIES:
+        raise RulesError(f"invalid policy '{policy}' (expected {', '.join(POLICIES)})")
+    order = str(params.get("trick_order", "alternate"))
+    if order not in ("alternate", "left_then_right"):
+        raise RulesError(f"invalid trick_order '{order}' (expected alternate or left_then_right)")
+    limit = float(params.get("time_limit", 0))
+    if not limit >= 0:
+        raise RulesError(f"invalid time_limit {limit} (seconds, 0 for none)")
+    return players, samples, policy, order, (limit or None)
+
+
+def realplay_chunk(
+    rng: random.Random, start: int, count: int, params: dict[str, Any]
+) -> dict[str, list]:
+    """The ``carabin-realplay`` study: ``count`` random deals, one row each.
+
+    Deal ``i`` is ``Deal.random(rng=Random(s))`` with ``s`` the next
+    ``rng.getrandbits(64)``, then the next 64 bits are its play seed. Columns (see
+    docs/data.md): the deal (``cards``, its notation), the auction contract reached by
+    ``policy`` (``bidder`` -1 when all pass), the bidder's features for its trump, its
+    results double dummy and by PIMC; the same for the probe contract (``probe_``).
+    """
+    players, samples, policy_name, order, limit = realplay_params(params)
+    policy = POLICIES[policy_name]()
+    cols: dict[str, list] = {k: [] for k in STUDY_COLUMNS}
+    for i in range(count):
+        deal = Deal.random(players=players, rng=random.Random(rng.getrandbits(64)))
+        play_seed = rng.getrandbits(64)
+        ts = deal.turn >> 4
+        contract = auction(deal, policy)
+        row: dict[str, Any] = {
+            "deal": start + i,
+            "players": players,
+            "cards": str(deal),
+            "turn": deal.turn,
+        }
+        cache: dict[Contract, Played] = {}
+
+        def settle(c: Contract, deal: Deal = deal, seed: int = play_seed, cache=cache) -> Played:
+            if c not in cache:  # the probe may be the auction's contract
+                cache[c] = played(deal, c, seed, samples, limit, order)
+            return cache[c]
+
+        if contract is None:
+            row.update(bidder=-1, trump=-1, round=0, contract_chelem=False)
+            row.update(dict.fromkeys(FEATURES, -1))
+            row.update(dict.fromkeys(_RESULTS[:4], False), undecided=0)
+        else:
+            hand = deal.hands[contract.bidder]
+            row.update(
+                bidder=contract.bidder,
+                trump=contract.trump,
+                round=1 if contract.trump == ts else 2,
+                contract_chelem=contract.chelem,
+            )
+            row.update(zip(FEATURES, carabin_features(*hand, contract.trump), strict=True))
+            row.update(settle(contract).__dict__)
+        seat = (start + i) % players
+        hand = deal.hands[seat]
+        view = CarabinBidView(players, seat, hand, deal.turn)
+        row["probe_seat"] = seat
+        row["probe_thumb"] = thumb_policy(view, 1, None).kind != "pass"
+        for f, v in zip(FEATURES, carabin_features(*hand, ts), strict=True):
+            row[f"probe_{f}"] = v
+        for r, v in settle(Contract(seat, ts)).__dict__.items():
+            row[f"probe_{r}"] = v
+        for k in STUDY_COLUMNS:
+            cols[k].append(row[k])
+    return cols
+
+
+# ---------------------------------------------------------------- summaries
+
+
+def _rates(part: pd.DataFrame, prefix: str) -> dict[str, Any]:
+    """Make rate DD and PIMC (Wilson 95 %), and the paired difference PIMC - DD (normal
+    95 % interval over deals: one contract a deal, so deals are the clusters)."""
+    dd = part[f"{prefix}dd_made"].astype(int)
+    pm = part[f"{prefix}pimc_made"].astype(int)
+    a, b = proportion(int(dd.sum()), len(part)), proportion(int(pm.sum()), len(part))
+    diff = Estimate.of((pm - dd).tolist())
+    dc = int(part[f"{prefix}dd_chelem"].sum())
+    pc = int(part[f"{prefix}pimc_chelem"].sum())
+    return {
+        "contracts": len(part),
+        "dd_made": int(dd.sum()),
+        "dd_rate": a.mean,
+        "dd_low": a.low,
+        "dd_high": a.high,
+        "pimc_made": int(pm.sum()),
+        "pimc_rate": b.mean,
+        "pimc_low": b.low,
+        "pimc_high": b.high,
+        "diff": diff.mean,
+        "diff_low": diff.low,
+        "diff_high": diff.high,
+        "dd_chelems": dc,
+        "pimc_chelems": pc,
+        "undecided": int(part[f"{prefix}undecided"].sum()),
+    }
+
+
+#: The contract sets of the summary: (name, column prefix, which rows).
+SETS = (
+    ("auction", "", "bidder >= 0"),
+    ("probe", "probe_", None),
+    ("probe_thumb", "probe_", "probe_thumb"),
+)
+
+
+def make_rates(df: pd.DataFrame, by: tuple[str, ...] = ("players", "seed")) -> pd.DataFrame:
+    """Make rates DD vs PIMC per group of ``by`` and contract set (:data:`SETS`):
+    ``auction`` (the contracts the policy bid), ``probe`` (every probed hand taking the
+    turn-up suit), ``probe_thumb`` (the probed hands the rule of thumb would take with)."""
+    import pandas as pd
+
+    rows = []
+    for name, prefix, query in SETS:
+        sub = df.query(query) if query else df
+        for key, part in sub.groupby(list(by)):
+            keys = key if isinstance(key, tuple) else (key,)
+            rows.append({**dict(zip(by, keys, strict=True)), "set": name, **_rates(part, prefix)})
+    return pd.DataFrame(rows)
+
+
+def by_seat(df: pd.DataFrame) -> pd.DataFrame:
+    """Make rates DD vs PIMC of the auction contracts per bidder seat, and of the probes
+    per probed seat: per seed, and all seeds together (``seed`` 0)."""
+    import pandas as pd
+
+    both = pd.concat([df, df.assign(seed=0)], ignore_index=True)
+    by = ("players", "seed", "seat")
+    bid = both[both["bidder"] >= 0]
+    auction_rows = make_rates(bid.assign(seat=bid["bidder"]), by).query("set == 'auction'")
+    probe_rows = make_rates(both.assign(seat=both["probe_seat"]), by).query("set != 'auction'")
+    return pd.concat([auction_rows, probe_rows], ignore_index=True)
+
+
+def probe_frame(df: pd.DataFrame, outcome: str = "pimc") -> pd.DataFrame:
+    """The probe rows as a :func:`analysis.bidding.carabin.features_frame` (round 1,
+    the probed seat, ``made``/``chelem`` from ``outcome`` play: ``pimc`` or ``dd``)."""
+    out = df[["deal", "players", "turn"]].copy()
+    out["seat"] = df["probe_seat"]
+    out["trump"] = df["turn"] // 16
+    out["round"] = 1
+    for f in FEATURES:
+        out[f] = df[f"probe_{f}"]
+    out["made"] = df[f"probe_{outcome}_made"].astype(bool)
+    out["chelem"] = df[f"probe_{outcome}_chelem"].astype(bool)
+    return out
+
+
+def _probabilities(rule: LogisticRule, frame: pd.DataFrame) -> list[float]:
+    out = []
+    for r in frame.itertuples(index=False):
+        n = int(r.players)
+        w = rule.made[f"{n}-1"]
+        x = (1.0, *(float(getattr(r, f)) for f in FEATURES), int(r.seat) / (n - 1))
+        z = sum(a * b for a, b in zip(w, x, strict=True))
+        out.append(1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z)))))
+    return out
+
+
+def _net(bids: list[bool], made: list[bool]) -> Estimate:
+    """Net a hand of a bidding rule against always passing (passing counted 0): +1 a
+    bid made, -1 a bid failed, 0 a pass; mean over hands with a 95 % interval."""
+    return Estimate.of(
+        [(1.0 if m else -1.0) if b else 0.0 for b, m in zip(bids, made, strict=True)]
+    )
+
+
+#: Candidate thresholds of the simple rule: trumps + trump honours (A, K, Q); 12 is
+#: more than any hand counts (never take).
+COUNTS = (*range(2, 11), 12)
+#: Candidate make-probability thresholds of the logistic rule.
+THRESHOLDS = tuple(round(0.05 * k, 2) for k in range(4, 17))
+
+
+def fit_and_measure(train: pd.DataFrame, test: pd.DataFrame) -> dict[str, Any]:
+    """Refit the bidding rule on ``train`` probes, measure it on the held-out ``test``.
+
+    Two rules for taking the turn-up suit, fitted on PIMC outcomes (:func:`probe_frame`):
+
+    - the logistic make-probability rule (:func:`analysis.bidding.carabin.fit_rule`)
+      and the probability threshold that maximises the training net (bid: +1 made,
+      -1 failed; pass: 0);
+    - the table rule "take with at least ``k`` counting trumps plus trump A, K, Q", the
+      ``k`` that maximises the training net.
+
+    Returns per player count: the fitted ``k`` and threshold, and on the test hands
+    their bid rate, make rate (Wilson) and net a hand with intervals, beside always
+    passing (0) and the rule of thumb.
+    """
+    tr, te = probe_frame(train), probe_frame(test)
+    rule = fit_rule(tr)
+    # only round 1 (the take) is probed: the round-2 weights are fitted on nothing
+    rule = LogisticRule(
+        {k: w for k, w in rule.made.items() if k.endswith("-1")},
+        {k: w for k, w in rule.chelem.items() if k.endswith("-1")},
+        rule.deals,
+    )
+    out: dict[str, Any] = {"rule": rule.to_json(), "players": {}}
+    p_tr, p_te = _probabilities(rule, tr), _probabilities(rule, te)
+    tr = tr.assign(p=p_tr, count=tr["trumps"] + tr["honours"])
+    te = te.assign(p=p_te, count=te["trumps"] + te["honours"])
+    thumb = test["probe_thumb"].astype(bool).to_numpy()
+    te = te.assign(thumb=thumb)
+    for n, part in tr.groupby("players"):
+        made = part["made"].tolist()
+        best_t = max(THRESHOLDS, key=lambda t: (_net((part["p"] >= t).tolist(), made).mean, t))
+        best_k = max(COUNTS, key=lambda k: (_net((part["count"] >= k).tolist(), made).mean, k))
+        held = te[te["players"] == n]
+        res: dict[str, Any] = {
+            "train_hands": len(part),
+            "test_hands": len(held),
+            "threshold": best_t,
+            "count": best_k,
+        }
+        measured: dict[str, Any] = {}
+        for name, bids in (
+            ("logistic", (held["p"] >= best_t).tolist()),
+            ("count", (held["count"] >= best_k).tolist()),
+            ("thumb", held["thumb"].tolist()),
+        ):
+            hm = held["made"].tolist()
+            net = _net(bids, hm)
+            k = sum(bids)
+            won = sum(m for b, m in zip(bids, hm, strict=True) if b)
+            pr = proportion(won, k)
+            measured[name] = {
+                "bid_rate": k / len(held) if len(held) else math.nan,
+                "bids": k,
+                "made": won,
+                "make_rate": pr.mean,
+                "make_low": pr.low,
+                "make_high": pr.high,
+                "net": net.mean,
+                "net_low": net.low,
+                "net_high": net.high,
+            }
+        res["measured"] = measured
+        res["sentence"] = rule_sentence(int(n), res)
+        out["players"][str(n)] = res
+    return out
+
+
+def rule_sentence(players: int, res: dict[str, Any]) -> str:
+    """The refitted rule in one sentence a player can use at the table, from ``res``
+    (one player count of :func:`fit_and_measure`).
+
+    >>> res = {"count": 6, "test_hands": 100, "measured": {"count": {"bid_rate": 0.3,
+    ...        "make_rate": 0.62, "net": 0.07, "net_low": 0.01, "net_high": 0.13}}}
+    >>> rule_sentence(4, res)  # doctest: +NORMALIZE_WHITESPACE
+    'At 4 players, take the turn-up suit when your trumps plus your trump A, K and Q
+    number 6 or more (held out: bids 30% of hands, makes 62%, net +0.07 [+0.01, +0.13]
+    a hand against passing, 100 hands).'
+    """
+    m = res["measured"]["count"]
+    if res["count"] > 11:
+        return (
+            f"At {players} players, do not take the turn-up suit: no count of trumps plus "
+            f"trump A, K and Q gained against passing on the training hands (held out: "
+            f"{res['test_hands']} hands)."
+        )
+    if not m.get("bids", 1):
+        return (
+            f"At {players} players, take the turn-up suit only when your trumps plus your "
+            f"trump A, K and Q number {res['count']} or more (held out: none of "
+            f"{res['test_hands']} hands did, so the rule is untested)."
+        )
+    return (
+        f"At {players} players, take the turn-up suit when your trumps plus your trump A, K "
+        f"and Q number {res['count']} or more (held out: bids {m['bid_rate']:.0%} of hands, "
+        f"makes {m['make_rate']:.0%}, net {m['net']:+.2f} [{m['net_low']:+.2f}, "
+        f"{m['net_high']:+.2f}] a hand against passing, {res['test_hands']} hands)."
+    )
+
+
+#: Made contracts under PIMC play a player count needs before its rule is trusted.
+BAR = 200
+
+
+def _split(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, str]:
+    """(train, test, how): the first seed's deals against the others' when there are
+    several seeds, else the first half of the deals against the second."""
+    seeds = sorted(df["seed"].unique())
+    if len(seeds) > 1:
+        first = df["seed"] == seeds[0]
+        return (
+            df[first],
+            df[~first],
+            f"fitted on seed {seeds[0]}, measured on seed(s) "
+            + (", ".join(str(s) for s in seeds[1:])),
+        )
+    parts = [
+        (p[p["deal"] < p["deal"].median()], p[p["deal"] >= p["deal"].median()])
+        for _, p in df.groupby("players")
+    ]
+    import pandas as pd
+
+    train = pd.concat([a for a, _ in parts], ignore_index=True)
+    test = pd.concat([b for _, b in parts], ignore_index=True)
+    return train, test, "fitted on the first half of the deals, measured on the second"
+
+
+def realplay_tables(frames: list[pd.DataFrame]) -> dict[str, Any]:
+    """The ``carabin-realplay`` summary from studies (each frame one study, with a
+    ``seed`` column added).
+
+    Returns:
+        ``make_rates`` (:func:`make_rates`, per players, seed and contract set),
+        ``by_seat`` (:func:`by_seat`), ``rule`` (:func:`fit_and_measure` on PIMC
+        outcomes, plus the count rule a DD fit would choose, measured on PIMC) and
+        ``summary`` (per player count: deals, made contracts under PIMC and DD, whether
+        the bar of :data:`BAR` made auction contracts under PIMC is met, the sentence).
+    """
+    import pandas as pd
+
+    df = pd.concat(frames, ignore_index=True)
+    rates = make_rates(df)
+    seats = by_seat(df)
+    train, test, how = _split(df)
+    fitted = fit_and_measure(train, test)
+    dd_tr = probe_frame(train, "dd")
+    te = probe_frame(test)
+    for n, part in dd_tr.groupby("players"):
+        count = part["trumps"] + part["honours"]
+        made = part["made"].tolist()
+        k = max(COUNTS, key=lambda k: (_net((count >= k).tolist(), made).mean, k))
+        held = te[te["players"] == n]
+        bids = (held["trumps"] + held["honours"] >= k).tolist()
+        net = _net(bids, held["made"].tolist())
+        fitted["players"][str(n)]["dd_fit"] = {
+            "count": k,
+            "bid_rate": sum(bids) / len(held) if len(held) else math.nan,
+            "net": net.mean,
+            "net_low": net.low,
+            "net_high": net.high,
+        }
+    fitted["split"] = how
+    summary: dict[str, Any] = {}
+    for n, part in df.groupby("players"):
+        bid = part[part["bidder"] >= 0]
+        made = int(bid["pimc_made"].sum())
+        res = fitted["players"].get(str(n), {})
+        summary[str(n)] = {
+            "deals": {
+                str(s): int((part["seed"] == s).sum()) for s in sorted(part["seed"].unique())
+            },
+            "auction_contracts": len(bid),
+            "auction_made_pimc": made,
+            "auction_made_dd": int(bid["dd_made"].sum()),
+            "probe_made_pimc": int(part["probe_pimc_made"].sum()),
+            "probe_made_dd": int(part["probe_dd_made"].sum()),
+            "undecided_searches": int(part["undecided"].sum() + part["probe_undecided"].sum()),
+            "bar_met": made >= BAR,
+            "bar": (
+                f"{made} auction contracts made under PIMC play at {n} players, seeds together "
+                + (
+                    f"(the bar of {BAR} is met)."
+                    if made >= BAR
+                    else f"(fewer than the bar of {BAR}: the make rate and the rule at {n} "
+                    f"players are not settled yet; at this rate about "
+                    f"{math.ceil(BAR * len(part) / max(1, made)):,} deals would give {BAR}, "
+                    "and each deal costs engine time)."
+                )
+                + f" Probes (hands taking the turn-up suit), seeds together: "
+                f"{int(part['probe_pimc_made'].sum())} made of {len(part)}, the sample the "
+                "rule is fitted (first seed) and measured (the others) on."
+            ),
+            "sentence": (
+                ("" if made >= BAR else f"Not settled ({made} made contracts): ")
+                + res.get("sentence", "")
+            ),
+        }
+    return {"make_rates": rates, "by_seat": seats, "rule": fitted, "summary": summary}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m analysis.bidding.carabin_realplay OUT_DIR STUDY_DIR...``: the summary
+    tables (``make_rates.csv``, ``by_seat.csv``, ``rule.json``, ``summary.json`` with the
+    studies' manifests) from ``carabin-realplay`` study folders."""
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) < 2:
+        print(
+            "usage: python -m analysis.bidding.carabin_realplay OUT_DIR STUDY_DIR...",
+            file=sys.stderr,
+        )
+        return 2
+    out = Path(args[0])
+    frames, manifests = [], []
+    for d in args[1:]:
+        manifest = read_manifest(d)
+        if manifest.get("study") != "carabin-realplay":
+            print(f"{d}: not a carabin-realplay study ({manifest.get('study')})", file=sys.stderr)
+            return 2
+        manifests.append(manifest)
+        frames.append(read_study(d).assign(seed=int(manifest["seed"])))
+    tables = realplay_tables(frames)
+    rule = tables.pop("rule")
+    tables["play_models"] = {
+        "dd": "double dummy: every seat sees every card (the clairvoyant bound)",
+        "pimc": "PIMC on every seat: each chooses from its own information, samples worlds a "
+        "decision; the bidder for the contract, the others against",
+    }
+    tables["rule_from"] = "pimc (probe contracts: " + rule["split"] + ")"
+    tables["studies"] = manifests
+    tables["commands"] = regenerate_commands(manifests, str(out))
+    write_tables(tables, out)
+    (out / "rule.json").write_text(json.dumps(rule, indent=1) + "\n")
+    print(json.dumps(tables["summary"], indent=1))
+    return 0
+
+
+def regenerate_commands(manifests: list[dict[str, Any]], out: str) -> list[str]:
+    """The commands that rebuild the study folders (under ``runs/``) and the summary."""
+    cmds, dirs = [], []
+    for m in manifests:
+        p = m["params"]
+        d = f"runs/carabin-realplay/p{p['players']}-s{m['seed']}"
+        dirs.append(d)
+        params = " ".join(f"--param {k}={v}" for k, v in p.items())
+        cmds.append(
+            f"tricklab study carabin-realplay --deals {m['deals']} --seed {m['seed']} "
+            f"--out {d} --workers 1 {params}"
+        )
+    cmds.append(f"python -m analysis.bidding.carabin_realplay {out} {' '.join(dirs)}")
+    return cmds
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+
+
+__all__ = [
+    "BAR",
+    "Played",
+    "by_seat",
+    "fit_and_measure",
+    "make_rates",
+    "play_policy",
+    "played",
+    "probe_frame",
+    "realplay_chunk",
+    "realplay_params",
+    "realplay_tables",
+    "rule_sentence",
+]

@@ -1,0 +1,259 @@
+"""The carabin-realplay study: Carabin contracts double dummy and by PIMC on every seat."""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+
+import pandas as pd
+import pytest
+
+from analysis.bidding.carabin import auction, carabin_features, contract_result, thumb_policy
+from analysis.bidding.carabin_realplay import (
+    STUDY_COLUMNS,
+    by_seat,
+    make_rates,
+    realplay_chunk,
+    realplay_params,
+    realplay_tables,
+)
+from analysis.play import CarabinPimc, CarabinState, play_carabin
+from solver.carabin import Contract, Deal
+from solver.errors import RulesError
+
+PARAMS = {"players": 3, "samples": 3}
+
+
+@pytest.fixture(scope="module")
+def chunk() -> dict[str, list]:
+    return realplay_chunk(random.Random(11), 20, 6, PARAMS)
+
+
+def _deals_and_seeds(seed: int, count: int, players: int) -> list[tuple[Deal, int]]:
+    """The deals and play seeds of a chunk, drawn as its docstring says."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        deal = Deal.random(players=players, rng=random.Random(rng.getrandbits(64)))
+        out.append((deal, rng.getrandbits(64)))
+    return out
+
+
+def test_the_chunk_is_deterministic_for_a_seed(chunk):
+    assert realplay_chunk(random.Random(11), 20, 6, PARAMS) == chunk
+    assert sorted(chunk) == sorted(STUDY_COLUMNS)
+    assert chunk["deal"] == list(range(20, 26))
+    other = realplay_chunk(random.Random(12), 20, 6, PARAMS)
+    assert other["cards"] != chunk["cards"]
+
+
+def test_the_deal_auction_and_features_columns(chunk):
+    for i, (deal, _) in enumerate(_deals_and_seeds(11, 6, 3)):
+        assert chunk["cards"][i] == str(deal) and Deal.parse(chunk["cards"][i]) == deal
+        contract = auction(deal, thumb_policy)
+        if contract is None:
+            assert chunk["bidder"][i] == -1 and chunk["round"][i] == 0
+        else:
+            assert (chunk["bidder"][i], chunk["trump"][i]) == (contract.bidder, contract.trump)
+            assert chunk["round"][i] == (1 if contract.trump == deal.turn >> 4 else 2)
+            feats = carabin_features(*deal.hands[contract.bidder], contract.trump)
+            assert chunk["trumps"][i] == feats[0] and chunk["trump_ace"][i] == feats[5]
+        seat = (20 + i) % 3
+        assert chunk["probe_seat"][i] == seat
+        feats = carabin_features(*deal.hands[seat], deal.turn >> 4)
+        assert (chunk["probe_trumps"][i], chunk["probe_honours"][i]) == feats[:2]
+
+
+def test_double_dummy_columns_are_contract_result(chunk):
+    for i, (deal, _) in enumerate(_deals_and_seeds(11, 6, 3)):
+        if chunk["bidder"][i] >= 0:
+            made, chelem = contract_result(deal, chunk["bidder"][i], chunk["trump"][i])
+            assert (chunk["dd_made"][i], chunk["dd_chelem"][i]) == (made, chelem)
+        made, chelem = contract_result(deal, chunk["probe_seat"][i], deal.turn >> 4)
+        assert (chunk["probe_dd_made"][i], chunk["probe_dd_chelem"][i]) == (made, chelem)
+
+
+def _replay(deal: Deal, contract: Contract, play_seed: int, samples: int) -> bool:
+    """One contract played alone by PIMC on every seat, worlds from the deal's play seed
+    and the contract (the study's documented seeding)."""
+    key = f"carabin-realplay:{play_seed}:{contract.bidder}:{contract.trump}:{int(contract.chelem)}"
+    policy = CarabinPimc(samples, seed=random.Random(key))
+    return play_carabin(deal, contract, [policy] * deal.players).made
+
+
+def test_pimc_columns_are_play_carabin_replayed_alone(chunk):
+    checked = 0
+    for i, (deal, play_seed) in enumerate(_deals_and_seeds(11, 6, 3)):
+        ts = deal.turn >> 4
+        probe = Contract(chunk["probe_seat"][i], ts)
+        assert chunk["probe_pimc_made"][i] == _replay(deal, probe, play_seed, 3)
+        slam = Contract(probe.bidder, ts, True)
+        assert chunk["probe_pimc_chelem"][i] == _replay(deal, slam, play_seed, 3)
+        if chunk["bidder"][i] >= 0:
+            c = Contract(chunk["bidder"][i], chunk["trump"][i])
+            assert chunk["pimc_made"][i] == _replay(deal, c, play_seed, 3)
+            checked += 1
+    assert checked > 0
+
+
+def test_pimc_differs_from_double_dummy_somewhere():
+    cols = realplay_chunk(random.Random(5), 0, 12, PARAMS)
+    pairs = list(zip(cols["probe_dd_made"], cols["probe_pimc_made"], strict=True))
+    pairs += list(zip(cols["dd_made"], cols["pimc_made"], strict=True))
+    assert any(a != b for a, b in pairs)
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"players": 7}, "invalid number of players"),
+        ({"samples": 0}, "invalid samples 0"),
+        ({"policy": "bold"}, "invalid policy 'bold'"),
+        ({"trick_order": "zigzag"}, "invalid trick_order 'zigzag'"),
+        ({"time_limit": -1}, "invalid time_limit -1"),
+    ],
+)
+def test_bad_params_are_one_clear_error(params, message):
+    with pytest.raises(RulesError, match=message):
+        realplay_params(params)
+
+
+def test_bad_study_params_are_refused_before_anything_is_written(tmp_path):
+    from analysis.studies import StudyError, run_study
+
+    for params, message in (
+        ({"players": 7}, "invalid players '7' for study carabin-realplay"),
+        ({"time_limit": "soon"}, "invalid time_limit 'soon'"),
+        ({"policy": "bold"}, "invalid policy 'bold'"),
+        ({"worlds": 3}, "has no parameter 'worlds'"),
+    ):
+        out = tmp_path / "bad"
+        with pytest.raises(StudyError, match=message):
+            run_study("carabin-realplay", 2, 1, out, workers=1, params=params)
+        assert not out.exists()
+
+
+def test_a_time_limit_leaves_searches_undecided_and_still_plays_a_legal_card():
+    deal = Deal.random(3, players=4)
+    pos = deal.position(bidder=1, trump=deal.turn >> 4)
+    state = CarabinState(pos, deal.turn, False, deal.points_in_play)
+    policy = CarabinPimc(4, seed=1, time_limit=1e-9)
+    card = policy.choose(state)
+    assert pos.legal_set() >> card & 1
+    assert policy.stats.undecided > 0
+    with pytest.raises(RulesError, match="invalid time_limit 0"):
+        CarabinPimc(4, time_limit=0)
+
+
+# ---------------------------------------------------------------- the summary
+
+
+def _wilson(k: int, n: int) -> tuple[float, float]:
+    p, z = k / n, 1.96
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def _synthetic() -> pd.DataFrame:
+    rng = random.Random(4)
+    rows = []
+    for seed in (1, 2):
+        for d in range(40):
+            dd = rng.random() < 0.2
+            rows.append(
+                {
+                    "deal": d,
+                    "players": 3 + d % 2,
+                    "seed": seed,
+                    "turn": 16 * (d % 4),
+                    "bidder": -1 if d % 5 == 0 else d % 3,
+                    "dd_made": dd,
+                    "dd_chelem": False,
+                    "pimc_made": dd or rng.random() < 0.4,
+                    "pimc_chelem": d == 7,
+                    "undecided": d % 3,
+                    "probe_seat": d % 3,
+                    "probe_thumb": d % 4 < 2,
+                    "probe_trumps": rng.randrange(0, 6),
+                    "probe_honours": rng.randrange(0, 3),
+                    "probe_side_aces": rng.randrange(0, 3),
+                    "probe_side_kings": rng.randrange(0, 3),
+                    "probe_split": rng.randrange(0, 3),
+                    "probe_trump_ace": rng.randrange(0, 2),
+                    "probe_dd_made": rng.random() < 0.3,
+                    "probe_dd_chelem": False,
+                    "probe_pimc_made": rng.random() < 0.5,
+                    "probe_pimc_chelem": False,
+                    "probe_undecided": 0,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def test_make_rates_of_a_synthetic_frame():
+    df = _synthetic()
+    table = make_rates(df)
+    for (n, seed), part in df.groupby(["players", "seed"]):
+        bid = [r for r in part.to_dict("records") if r["bidder"] >= 0]
+        dd = [int(r["dd_made"]) for r in bid]
+        pm = [int(r["pimc_made"]) for r in bid]
+        row = table[(table["players"] == n) & (table["seed"] == seed) & (table["set"] == "auction")]
+        assert len(row) == 1
+        row = row.iloc[0]
+        assert row["contracts"] == len(bid) and row["dd_made"] == sum(dd)
+        assert row["dd_rate"] == pytest.approx(sum(dd) / len(bid))
+        assert row["pimc_rate"] == pytest.approx(sum(pm) / len(bid))
+        assert (row["pimc_low"], row["pimc_high"]) == pytest.approx(_wilson(sum(pm), len(bid)))
+        diffs = [b - a for a, b in zip(dd, pm, strict=True)]
+        half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+        mean = statistics.mean(diffs)
+        assert (row["diff"], row["diff_low"], row["diff_high"]) == pytest.approx(
+            (mean, mean - half, mean + half)
+        )
+        assert row["undecided"] == sum(r["undecided"] for r in bid)
+        probe = table[(table["players"] == n) & (table["seed"] == seed) & (table["set"] == "probe")]
+        assert probe.iloc[0]["contracts"] == len(part)
+        assert probe.iloc[0]["pimc_made"] == int(part["probe_pimc_made"].sum())
+        thumb = table[
+            (table["players"] == n) & (table["seed"] == seed) & (table["set"] == "probe_thumb")
+        ]
+        assert thumb.iloc[0]["contracts"] == int(part["probe_thumb"].sum())
+
+
+def test_rates_by_seat_per_seed_and_seeds_together():
+    df = _synthetic()
+    table = by_seat(df)
+    for (n, seat), part in df[df["bidder"] >= 0].groupby(["players", "bidder"]):
+        rows = table.query(f"set == 'auction' and players == {n} and seat == {seat}")
+        assert sorted(rows["seed"]) == [0, 1, 2]
+        both = rows[rows["seed"] == 0].iloc[0]
+        assert both["contracts"] == len(part)
+        assert both["pimc_rate"] == pytest.approx(part["pimc_made"].mean())
+        assert rows[rows["seed"] != 0]["contracts"].sum() == len(part)
+    probes = table.query("set == 'probe' and seed == 0")
+    assert probes["contracts"].sum() == len(df)
+
+
+def test_the_summary_counts_and_the_held_out_rule():
+    df = _synthetic()
+    for f in ("trumps", "honours", "side_aces", "side_kings", "split", "trump_ace"):
+        df[f] = 0
+    tables = realplay_tables([df[df["seed"] == 1], df[df["seed"] == 2]])
+    for n, part in df.groupby("players"):
+        s = tables["summary"][str(n)]
+        bid = part[part["bidder"] >= 0]
+        assert s["auction_made_pimc"] == int(bid["pimc_made"].sum())
+        assert s["auction_made_dd"] == int(bid["dd_made"].sum())
+        assert s["deals"] == {"1": 20, "2": 20} and s["bar_met"] is False
+        rule = tables["rule"]["players"][str(n)]
+        assert (rule["train_hands"], rule["test_hands"]) == (20, 20)
+        # the count rule measured on seed 2 only
+        held = part[part["seed"] == 2]
+        bids = held["probe_trumps"] + held["probe_honours"] >= rule["count"]
+        made = held["probe_pimc_made"]
+        net = ((made[bids] * 2 - 1).sum()) / len(held)
+        assert rule["measured"]["count"]["net"] == pytest.approx(net)
+        assert str(n) in s["sentence"]
+    assert tables["rule"]["split"] == "fitted on seed 1, measured on seed(s) 2"
