@@ -338,6 +338,38 @@ class MatchResult:
     records: tuple[DealRecord, ...]
 
 
+class KlabberjassBoards:
+    """The sequence of deals of a duplicate pair: deal ``k`` (0, 1, …) is the same
+    cards, and the same random stream for the bidding's mixed strategies and the card
+    play, in both legs, whatever happened before it.
+
+    Deal ``k`` is drawn from its own seed, the ``k``-th pair of 64-bit numbers of
+    ``random.Random(seed)`` (the cards, then the stream of the deal), made once and
+    kept, so a leg that lasts longer draws the same further deals as the other would.
+
+    >>> boards = KlabberjassBoards(7)
+    >>> str(boards.deal(3)) == str(KlabberjassBoards(7).deal(3))
+    True
+    """
+
+    def __init__(self, seed: int):
+        self._rng = random.Random(seed)
+        self._seeds: list[tuple[int, int]] = []
+
+    def _seed(self, k: int) -> tuple[int, int]:
+        while len(self._seeds) <= k:
+            self._seeds.append((self._rng.getrandbits(64), self._rng.getrandbits(64)))
+        return self._seeds[k]
+
+    def deal(self, k: int) -> Deal:
+        """The cards of deal ``k`` (E first: E is the elder hand, D the dealer)."""
+        return Deal.random(self._seed(k)[0])
+
+    def stream(self, k: int) -> random.Random:
+        """A fresh generator for the bidding and play of deal ``k``."""
+        return random.Random(self._seed(k)[1])
+
+
 def klabberjass_match(
     a: KlabberjassPolicy,
     b: KlabberjassPolicy,
@@ -345,6 +377,7 @@ def klabberjass_match(
     a_first_seat: int = 0,
     deal_fn: Callable[..., DealRecord] = klabberjass_deal,
     max_deals: int = 200,
+    boards: KlabberjassBoards | None = None,
     **kwargs: Any,
 ) -> MatchResult:
     """A match to ``rules.game`` (500) between A and B; the seats alternate each deal,
@@ -353,6 +386,9 @@ def klabberjass_match(
     Args:
         deal_fn: plays one deal (the tests pass a scripted one).
         max_deals: a safety stop (a match of only annulled deals never ends).
+        boards: the deals to play (:class:`KlabberjassBoards`, deal ``k`` with its own
+            random stream; ``rng`` is then unused); None draws each deal and all play
+            from ``rng``.
         kwargs: passed to ``deal_fn`` (play, samples, sink_samples, rules, threshold).
     """
     rules = kwargs.get("rules", SEED)
@@ -360,9 +396,12 @@ def klabberjass_match(
     records = []
     seat_a = a_first_seat
     while not game.is_over and game.deals < max_deals:
-        deal = Deal.random(rng.getrandbits(64))
+        if boards is None:
+            deal, deal_rng = Deal.random(rng.getrandbits(64)), rng
+        else:
+            deal, deal_rng = boards.deal(game.deals), boards.stream(game.deals)
         pols = (a, b) if seat_a == 0 else (b, a)
-        rec = deal_fn(deal, pols, rng, **kwargs)
+        rec = deal_fn(deal, pols, deal_rng, **kwargs)
         records.append(rec)
         score_a, score_b = rec.score[seat_a], rec.score[1 - seat_a]
         game = game.add((score_a, score_b))
@@ -373,47 +412,115 @@ def klabberjass_match(
     return MatchResult(game.totals, game.winner, game.deals, tuple(records))
 
 
+def klabberjass_pair(
+    a: KlabberjassPolicy,
+    b: KlabberjassPolicy,
+    seed: int,
+    deal_fn: Callable[..., DealRecord] = klabberjass_deal,
+    **kwargs: Any,
+) -> tuple[MatchResult, MatchResult]:
+    """A duplicate pair: two matches on the same deals (:class:`KlabberjassBoards` of
+    ``seed``), A sitting E in deal 0 of the first leg and D in deal 0 of the second.
+
+    Deal ``k`` of both legs is the same cards with the same random stream, and player
+    0 (E in deal 0, D in deal 1, …) holds the same cards in both legs: in the second
+    leg B holds exactly the cards A held in the first, and A those B held. The legs
+    may last a different number of deals; deal ``k`` is played in both only while both
+    last (``k`` below the shorter leg's length).
+    """
+    leg0 = klabberjass_match(
+        a, b, random.Random(0), 0, deal_fn, boards=KlabberjassBoards(seed), **kwargs
+    )
+    leg1 = klabberjass_match(
+        a, b, random.Random(0), 1, deal_fn, boards=KlabberjassBoards(seed), **kwargs
+    )
+    return leg0, leg1
+
+
+def deal_scores(m: MatchResult, a_first_seat: int) -> list[tuple[int, int]]:
+    """(A's points, B's points) of each deal of a match, in order."""
+    out = []
+    seat_a = a_first_seat
+    for rec in m.records:
+        out.append((rec.score[seat_a], rec.score[1 - seat_a]))
+        seat_a = 1 - seat_a
+    return out
+
+
+_KJ_NAMES = ("match", "a", "b", "a_first_seat", "deals", "total_a", "total_b", "a_wins")
+_KJ_EXTRA = ("a_bids", "b_bids", "a_made", "b_made", "a_sank", "b_sank")
+_KJ_DUPLICATE = ("leg", "common_deals", "common_a", "common_b")
+
+
+def _klabberjass_row(index: int, pa, pb, first: int, m: MatchResult) -> dict[str, Any]:
+    stats = dict.fromkeys(_KJ_EXTRA, 0)
+    seat_a = first
+    for rec in m.records:
+        if rec.bidder is not None:
+            who = "a" if rec.bidder == seat_a else "b"
+            stats[f"{who}_bids"] += 1
+            stats[f"{who}_made"] += rec.result == "made"
+            stats[f"{who}_sank"] += rec.sank
+        seat_a = 1 - seat_a
+    row = (index, pa.name, pb.name, first, m.deals, *m.totals, m.winner == 0)
+    return {**dict(zip(_KJ_NAMES, row, strict=True)), **stats}
+
+
 def klabberjass_matches_chunk(
     rng: random.Random, start: int, count: int, params: dict[str, Any]
 ) -> dict[str, list]:
     """The ``klabberjass-matches`` study: ``count`` matches of policy ``a`` against ``b``.
 
-    Match ``i`` seats A as E in its first deal when ``i`` is even, as D when odd. One row
-    a match: ``match``, ``a``, ``b``, ``a_first_seat``, ``deals``, ``total_a``,
-    ``total_b``, ``a_wins``, ``a_bids`` / ``b_bids`` (deals each was bidder),
-    ``a_made`` / ``b_made`` (of those, made), ``a_sank`` / ``b_sank``.
+    ``format=single`` (default): match ``i`` seats A as E in its first deal when ``i``
+    is even, as D when odd. One row a match: ``match``, ``a``, ``b``,
+    ``a_first_seat``, ``deals``, ``total_a``, ``total_b``, ``a_wins``, ``a_bids`` /
+    ``b_bids`` (deals each was bidder), ``a_made`` / ``b_made`` (of those, made),
+    ``a_sank`` / ``b_sank``.
+
+    ``format=duplicate``: match ``i`` is a pair (:func:`klabberjass_pair`) on the
+    deals of a seed drawn from ``rng``; two rows, ``leg`` 0 (A sits E in deal 0) and
+    1 (A sits D in deal 0, so A holds B's cards of leg 0), with the columns above and
+    ``common_deals`` (deals played in both legs: the shorter leg's length),
+    ``common_a`` / ``common_b`` (A's and B's points in this leg over those deals).
     """
     rules = Rules.preset(str(params.get("rules", "seed")))
     if rules != SEED:
         raise ValueError("matches simulate the seed rules only")
     pa = KLABBERJASS_POLICIES[str(params.get("a", "derived"))]
     pb = KLABBERJASS_POLICIES[str(params.get("b", "thumb"))]
+    fmt = str(params.get("format", "single"))
+    if fmt not in ("single", "duplicate"):
+        raise ValueError(f"unknown format '{fmt}' (expected single or duplicate)")
     kw: dict[str, Any] = {
         "play": str(params.get("play", "pimc")),
         "samples": int(params.get("samples", 6)),
         "sink_samples": int(params.get("sink_samples", 12)),
         "rules": rules,
     }
-    names = ("match", "a", "b", "a_first_seat", "deals", "total_a", "total_b", "a_wins")
-    extra = ("a_bids", "b_bids", "a_made", "b_made", "a_sank", "b_sank")
-    cols: dict[str, list] = {k: [] for k in (*names, *extra)}
+    keys = (*_KJ_NAMES, *_KJ_EXTRA) + (_KJ_DUPLICATE if fmt == "duplicate" else ())
+    cols: dict[str, list] = {k: [] for k in keys}
     for i in range(count):
-        first = (start + i) % 2
-        m = klabberjass_match(pa, pb, random.Random(rng.getrandbits(64)), first, **kw)
-        stats = dict.fromkeys(extra, 0)
-        seat_a = first
-        for rec in m.records:
-            if rec.bidder is not None:
-                who = "a" if rec.bidder == seat_a else "b"
-                stats[f"{who}_bids"] += 1
-                stats[f"{who}_made"] += rec.result == "made"
-                stats[f"{who}_sank"] += rec.sank
-            seat_a = 1 - seat_a
-        row = (start + i, pa.name, pb.name, first, m.deals, *m.totals, m.winner == 0)
-        for k, v in zip(names, row, strict=True):
-            cols[k].append(v)
-        for k in extra:
-            cols[k].append(stats[k])
+        if fmt == "single":
+            first = (start + i) % 2
+            m = klabberjass_match(pa, pb, random.Random(rng.getrandbits(64)), first, **kw)
+            rows = [_klabberjass_row(start + i, pa, pb, first, m)]
+        else:
+            legs = klabberjass_pair(pa, pb, rng.getrandbits(64), **kw)
+            common = min(leg.deals for leg in legs)
+            rows = []
+            for leg, m in enumerate(legs):
+                scores = deal_scores(m, leg)[:common]
+                row = _klabberjass_row(start + i, pa, pb, leg, m)
+                row.update(
+                    leg=leg,
+                    common_deals=common,
+                    common_a=sum(x for x, _ in scores),
+                    common_b=sum(y for _, y in scores),
+                )
+                rows.append(row)
+        for row in rows:
+            for k in keys:
+                cols[k].append(row[k])
     return cols
 
 
@@ -440,25 +547,63 @@ def carabin_play_pimc(deal, contract, samples: int, rng: random.Random) -> bool:
     return play_carabin(deal, contract, [policy] * deal.players).made
 
 
+class CarabinBoards:
+    """The deals of a Carabin duplicate set: deal ``k`` of every game of the set is the
+    same cards, seat by seat, with the same random stream for the card play.
+
+    Every game starts with player ``N-1`` dealing and the deal passes to the left, so
+    in deal ``k`` seat ``s`` is the same player in every game: player ``p`` holds the
+    same cards in deal ``k`` of every game that lasts that long. Deal ``k``'s seeds are
+    the ``k``-th pair of 64-bit numbers of ``random.Random(seed)``, made once and kept.
+    """
+
+    def __init__(self, seed: int, players: int):
+        self.players = players
+        self._rng = random.Random(seed)
+        self._seeds: list[tuple[int, int]] = []
+
+    def _seed(self, k: int) -> tuple[int, int]:
+        while len(self._seeds) <= k:
+            self._seeds.append((self._rng.getrandbits(64), self._rng.getrandbits(64)))
+        return self._seeds[k]
+
+    def deal(self, k: int) -> CDeal:
+        """The cards of deal ``k`` (seat 0 is the eldest hand)."""
+        return CDeal.random(players=self.players, rng=random.Random(self._seed(k)[0]))
+
+    def stream(self, k: int) -> random.Random:
+        """A fresh generator for the card play of deal ``k``."""
+        return random.Random(self._seed(k)[1])
+
+
 def carabin_match(
     policies: Sequence[Any],
     rng: random.Random,
     play: str = "dd",
     samples: int = 4,
     max_deals: int = 500,
+    boards: CarabinBoards | None = None,
 ) -> CarabinMatch:
     """A Carabin game to 10 between players ``0 .. N-1`` (``policies[p]`` is player p's).
 
     Player ``N-1`` deals first, so player 0 is eldest in the first deal; the deal passes
-    to the left (:class:`solver.carabin.Match`).
+    to the left (:class:`solver.carabin.Match`). ``boards`` (:class:`CarabinBoards`)
+    gives the deals and their play streams (``rng`` is then unused); None draws them
+    from ``rng``.
     """
 
     n = len(policies)
+    if boards is not None and boards.players != n:
+        raise ValueError(f"boards for {boards.players} players in a game of {n}")
     game = CGame(CRules(players=n))
     bids, made = [0] * n, [0] * n
     deals = 0
     while not game.is_over and deals < max_deals:
-        deal = CDeal.random(players=n, rng=random.Random(rng.getrandbits(64)))
+        if boards is None:
+            deal = CDeal.random(players=n, rng=random.Random(rng.getrandbits(64)))
+            deal_rng = rng
+        else:
+            deal, deal_rng = boards.deal(deals), boards.stream(deals)
         seat_policies = [policies[game.player_of(s)] for s in range(n)]
         contract = auction(deal, seat_policies)
         ok = False
@@ -467,7 +612,7 @@ def carabin_match(
                 m, c = contract_result(deal, contract.bidder, contract.trump)
                 ok = c if contract.chelem else m
             elif play == "pimc":
-                ok = carabin_play_pimc(deal, contract, samples, rng)
+                ok = carabin_play_pimc(deal, contract, samples, deal_rng)
             else:
                 raise ValueError(f"unknown play '{play}' (expected dd or pimc)")
             p = game.player_of(contract.bidder)
@@ -480,46 +625,98 @@ def carabin_match(
     return CarabinMatch(game.scores, game.winners, deals, tuple(bids), tuple(made))
 
 
+def carabin_seatings(names: Sequence[str], players: int) -> list[tuple[str, ...]]:
+    """The seatings of a duplicate set: the policies dealt to the players in turn,
+    starting from each policy, each rotated over the seats; distinct ones, in that order.
+
+    >>> carabin_seatings(["derived", "thumb"], 4)
+    [('derived', 'thumb', 'derived', 'thumb'), ('thumb', 'derived', 'thumb', 'derived')]
+    >>> [",".join(x[0] for x in s) for s in carabin_seatings(["d", "t"], 3)]
+    ['d,t,d', 't,d,d', 'd,d,t', 't,d,t', 'd,t,t', 't,t,d']
+    """
+    out: list[tuple[str, ...]] = []
+    k = len(names)
+    for r in range(k):
+        base = [names[(p + r) % k] for p in range(players)]
+        for s in range(players):
+            seating = tuple(base[s:] + base[:s])
+            if seating not in out:
+                out.append(seating)
+    return out
+
+
 def carabin_matches_chunk(
     rng: random.Random, start: int, count: int, params: dict[str, Any]
 ) -> dict[str, list]:
     """The ``carabin-matches`` study: ``count`` games between the ``policies`` (comma
     separated, dealt to players in turn).
 
-    The seating rotates with the match index (match ``i`` gives player ``p`` the policy
-    ``policies[(p + i) % k]``), so every policy sits in every seat equally often. One
-    row per match and player: ``match``, ``player``, ``policy``, ``score``, ``win``
-    (1/k when k players share the win), ``bids``, ``made``, ``deals``.
+    ``format=single`` (default): the seating rotates with the match index (match ``i``
+    gives player ``p`` the policy ``policies[(p + i) % k]``), so every policy sits in
+    every seat equally often. One row per match and player: ``match``, ``player``,
+    ``policy``, ``score``, ``win`` (1/k when k players share the win), ``bids``,
+    ``made``, ``deals``.
+
+    ``format=duplicate``: match ``i`` is a set of games on the same deals
+    (:class:`CarabinBoards` of a seed drawn from ``rng``), one game per seating of
+    :func:`carabin_seatings`; one row per game and player, the columns above and
+    ``seating`` (the seating's index in that list).
     """
 
     n = int(params.get("players", 4))
     names = [s.strip() for s in str(params.get("policies", "derived,thumb")).split(",")]
+    fmt = str(params.get("format", "single"))
+    if fmt not in ("single", "duplicate"):
+        raise ValueError(f"unknown format '{fmt}' (expected single or duplicate)")
     makers = {name: POLICIES[name]() for name in set(names)}
-    cols: dict[str, list] = {
-        k: [] for k in ("match", "player", "policy", "score", "win", "bids", "made", "deals")
-    }
+    play, samples = str(params.get("play", "dd")), int(params.get("samples", 4))
+    keys = ["match", "player", "policy", "score", "win", "bids", "made", "deals"]
+    if fmt == "duplicate":
+        keys.insert(1, "seating")
+    cols: dict[str, list] = {k: [] for k in keys}
+    seatings = carabin_seatings(names, n)
     for i in range(count):
         m_index = start + i
-        seat_names = [names[(p + m_index) % len(names)] for p in range(n)]
-        m = carabin_match(
-            [makers[x] for x in seat_names],
-            random.Random(rng.getrandbits(64)),
-            play=str(params.get("play", "dd")),
-            samples=int(params.get("samples", 4)),
-        )
-        for p in range(n):
-            row = (
-                m_index,
-                p,
-                seat_names[p],
-                m.scores[p],
-                (1 / len(m.winners)) if p in m.winners else 0.0,
-                m.bids[p],
-                m.made[p],
-                m.deals,
+        if fmt == "single":
+            seat_names = [names[(p + m_index) % len(names)] for p in range(n)]
+            m = carabin_match(
+                [makers[x] for x in seat_names],
+                random.Random(rng.getrandbits(64)),
+                play=play,
+                samples=samples,
             )
-            for k, v in zip(cols, row, strict=True):
-                cols[k].append(v)
+            games = [(None, seat_names, m)]
+        else:
+            seed = rng.getrandbits(64)
+            games = [
+                (
+                    j,
+                    seating,
+                    carabin_match(
+                        [makers[x] for x in seating],
+                        random.Random(0),
+                        play=play,
+                        samples=samples,
+                        boards=CarabinBoards(seed, n),
+                    ),
+                )
+                for j, seating in enumerate(seatings)
+            ]
+        for j, seat_names, m in games:
+            for p in range(n):
+                row = {
+                    "match": m_index,
+                    "seating": j,
+                    "player": p,
+                    "policy": seat_names[p],
+                    "score": m.scores[p],
+                    "win": (1 / len(m.winners)) if p in m.winners else 0.0,
+                    "bids": m.bids[p],
+                    "made": m.made[p],
+                    "deals": m.deals,
+                }
+                for k in keys:
+                    cols[k].append(row[k])
     return cols
 
 

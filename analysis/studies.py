@@ -142,6 +142,8 @@ _RULES = _choice("seed", "classic")
 _TRICK_ORDER = _choice("alternate", "left_then_right", aliases={"seed": "alternate"})
 _PLAYERS = _integer(3, 6)
 _COUNT = _integer(1)
+#: Match studies: one match at a time, or duplicate (the same deals, policies swapped).
+_FORMAT = _choice("single", "duplicate")
 
 
 @dataclass(frozen=True)
@@ -219,8 +221,9 @@ STUDIES: dict[str, Study] = {
         Study(
             "klabberjass-matches",
             "Klabberjass: matches to 500 between policy a and policy b (derived, "
-            "derived-declare, thumb, always), card play by PIMC or double dummy; a row a match "
-            "(--deals counts matches)",
+            "derived-declare, thumb, always), card play by PIMC or double dummy; a row a match, "
+            "or with format=duplicate two legs on the same deals, policies swapped (--deals "
+            "counts matches or pairs)",
             "analysis.matches:klabberjass_matches_chunk",
             10,
             {
@@ -230,6 +233,7 @@ STUDIES: dict[str, Study] = {
                 "samples": 6,
                 "sink_samples": 12,
                 "rules": "seed",
+                "format": "single",
             },
             {
                 "a": _choice("derived", "derived-declare", "thumb", "always"),
@@ -238,22 +242,30 @@ STUDIES: dict[str, Study] = {
                 "samples": _COUNT,
                 "sink_samples": _COUNT,
                 "rules": _choice("seed"),  # the matches simulate the seed rules only
+                "format": _FORMAT,
             },
             {"a_first_seat": "seat"},
         ),
         Study(
             "carabin-matches",
             "Carabin: games to 10 between bidding policies (derived, thumb, always) dealt "
-            "to the players in turn, seats rotated; a row per match and player (--deals counts "
-            "matches)",
+            "to the players in turn, seats rotated, or with format=duplicate every seating on the "
+            "same deals; a row per game and player (--deals counts matches or sets)",
             "analysis.matches:carabin_matches_chunk",
             10,
-            {"players": 4, "policies": "derived,thumb", "play": "dd", "samples": 4},
+            {
+                "players": 4,
+                "policies": "derived,thumb",
+                "play": "dd",
+                "samples": 4,
+                "format": "single",
+            },
             {
                 "players": _PLAYERS,
                 "policies": _name_list("derived", "thumb", "always"),
                 "play": _choice("dd", "pimc"),
                 "samples": _COUNT,
+                "format": _FORMAT,
             },
         ),
         Study(
