@@ -47,6 +47,7 @@ study runner (one row per match; ``--deals`` is the number of matches).
 from __future__ import annotations
 
 import json
+import math
 import random
 import sys
 from collections.abc import Callable, Sequence
@@ -774,9 +775,331 @@ def carabin_summary(df) -> list[dict[str, Any]]:
     return out
 
 
+# ---------------------------------------------------------------- duplicate summaries
+
+
+def t_quantile(df: int) -> float:
+    """The 97.5 % quantile of Student's t with ``df`` degrees of freedom (Hill's
+    expansion around the normal quantile; within 1e-3 of the exact value from 5 df on).
+
+    >>> round(t_quantile(10), 3), round(t_quantile(1000), 3)
+    (2.228, 1.962)
+    """
+    if df < 1:
+        return math.inf
+    z = 1.959963984540054
+    v = float(df)
+    return (
+        z
+        + (z**3 + z) / (4 * v)
+        + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * v**2)
+        + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * v**3)
+        + (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / (92160 * v**4)
+    )
+
+
+def t_interval(values: Sequence[float]) -> Estimate:
+    """Mean of independent ``values`` with its 95 % t-interval (n − 1 degrees of freedom).
+
+    >>> e = t_interval([1, 2, 3, 4])
+    >>> e.mean, round(e.low, 2), round(e.high, 2)
+    (2.5, 0.45, 4.55)
+    """
+    n = len(values)
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    mean = sum(values) / n
+    if n == 1:
+        return Estimate(mean, -math.inf, math.inf, 1)
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = t_quantile(n - 1) * math.sqrt(var / n)
+    return Estimate(mean, mean - half, mean + half, n)
+
+
+def clustered_mean(sums: Sequence[float], counts: Sequence[int]) -> Estimate:
+    """The mean of per-deal values given per cluster (match) as the sum of its values
+    and their number: ``Σ sums / Σ counts`` with a 95 % interval clustered by match
+    (the ratio estimator's linearised variance, t with clusters − 1 degrees of
+    freedom). ``n`` is the number of clusters.
+
+    >>> e = clustered_mean([10, 30], [1, 3])   # every deal worth 10: no spread
+    >>> e.mean, e.low, e.high
+    (10.0, 10.0, 10.0)
+    """
+    n = len(sums)
+    total = float(sum(counts))
+    if n == 0 or total == 0:
+        return Estimate(math.nan, math.nan, math.nan, n)
+    mean = sum(sums) / total
+    if n == 1:
+        return Estimate(mean, -math.inf, math.inf, 1)
+    resid = sum((s - mean * c) ** 2 for s, c in zip(sums, counts, strict=True))
+    se = math.sqrt(n / (n - 1) * resid) / total
+    half = t_quantile(n - 1) * se
+    return Estimate(mean, mean - half, mean + half, n)
+
+
+def _figure(est: Estimate, **extra: Any) -> dict[str, Any]:
+    return {
+        "estimate": est.mean,
+        "low": est.low,
+        "high": est.high,
+        "n": est.n,
+        "contains_zero": bool(est.low <= 0 <= est.high),
+        **extra,
+    }
+
+
+def _legs(df) -> tuple[Any, Any]:
+    """Rows of leg 0 and leg 1 of a duplicate Klabberjass study, aligned by match."""
+    if "leg" not in df.columns:
+        raise ValueError("not a duplicate study (no 'leg' column): run it with format=duplicate")
+    leg0 = df[df["leg"] == 0].set_index("match").sort_index()
+    leg1 = df[df["leg"] == 1].set_index("match").sort_index()
+    if not leg0.index.equals(leg1.index):
+        raise ValueError("a duplicate study needs both legs of every match")
+    return leg0, leg1
+
+
+def klabberjass_duplicate_summary(df) -> dict[str, Any]:
+    """The figures of a ``klabberjass-matches`` study run with ``format=duplicate``.
+
+    - ``a_win_rate``: A's wins over all legs, Wilson 95 % interval (it treats the two
+      legs of a pair as independent; ``a_win_rate_pairs`` does not);
+    - ``pair_difference``: per pair, A's result holding player 0's cards (leg 0) minus
+      B's result holding the same cards (leg 1), i.e. ``a_wins(leg 0) + a_wins(leg 1)
+      − 1`` in {−1, 0, 1}; mean with a t-interval over pairs;
+    - ``a_win_rate_pairs``: ``(1 + pair_difference) / 2``, the same interval mapped;
+    - ``deal_difference``: duplicate scoring, A's points minus B's on the same cards
+      per deal, over the deals both legs played (``common_deals``): per pair
+      ``((common_a − common_b)(leg 0) + (common_a − common_b)(leg 1)) / 2`` summed,
+      divided by the deals; interval clustered by pair;
+    - ``deal_difference_one_leg``: for comparison, A's points minus B's per deal in
+      leg 0 alone (all its deals, not duplicated), clustered by match.
+    """
+    leg0, leg1 = _legs(df)
+    n = len(leg0)
+    wins = int(df["a_wins"].sum())
+    p = proportion(wins, 2 * n)
+    d = (leg0["a_wins"].astype(int) + leg1["a_wins"].astype(int) - 1).to_list()
+    diff = t_interval(d)
+    pairs = Estimate((1 + diff.mean) / 2, (1 + diff.low) / 2, (1 + diff.high) / 2, n)
+    sums = (
+        (leg0["common_a"] - leg0["common_b"] + leg1["common_a"] - leg1["common_b"]) / 2
+    ).to_list()
+    deal = clustered_mean(sums, leg0["common_deals"].to_list())
+    one_leg = clustered_mean((leg0["total_a"] - leg0["total_b"]).to_list(), leg0["deals"].to_list())
+    return {
+        "a": str(df["a"].iloc[0]),
+        "b": str(df["b"].iloc[0]),
+        "pairs": n,
+        "legs": 2 * n,
+        "a_wins": wins,
+        "a_win_rate": _figure(p, interval="Wilson over legs"),
+        "a_win_rate_pairs": {
+            **_figure(pairs, interval="t over pairs"),
+            "contains_half": bool(pairs.low <= 0.5 <= pairs.high),
+        },
+        "pair_difference": _figure(diff, interval="t over pairs"),
+        "deal_difference": _figure(
+            deal,
+            interval="t, clustered by pair",
+            deals=int(leg0["common_deals"].sum()),
+        ),
+        "deal_difference_one_leg": _figure(
+            one_leg, interval="t, clustered by match", deals=int(leg0["deals"].sum())
+        ),
+        "deals_per_match": float(df["deals"].mean()),
+        "common_deals_per_pair": float(leg0["common_deals"].mean()),
+        "a_bids_made": float(df["a_made"].sum() / max(1, df["a_bids"].sum())),
+        "b_bids_made": float(df["b_made"].sum() / max(1, df["b_bids"].sum())),
+        "a_sank": int(df["a_sank"].sum()),
+    }
+
+
+def carabin_duplicate_summary(df) -> dict[str, Any]:
+    """The figures of a ``carabin-matches`` study run with ``format=duplicate``.
+
+    A set (``match``) is one game per seating on the same deals; sets are independent,
+    so every interval is a t-interval over sets of one value a set:
+
+    - ``overall``: per policy, its mean win per seat (a shared win counts 1/k) over
+      every game and seat of the set, beside the fair share 1 / players;
+    - ``difference``: with two policies, the first one's mean win per seat minus the
+      second one's;
+    - ``by_seat``: per policy and player (seat index: player 0 is the eldest of the
+      first deal), its mean win there over the seatings that put it there;
+    - ``by_seating``: per seating and player, the win of the policy sitting there (the
+      players of a seating sum to 1).
+    """
+    if "seating" not in df.columns:
+        raise ValueError(
+            "not a duplicate study (no 'seating' column): run it with format=duplicate"
+        )
+    players = int(df["player"].max()) + 1
+    sets = int(df["match"].nunique())
+    names = list(dict.fromkeys(df.sort_values(["seating", "player"])["policy"]))
+    first = df[df["match"] == df["match"].min()].sort_values("player")
+    seatings = first.groupby("seating")["policy"].agg(",".join).to_dict()
+    overall = []
+    per_set: dict[str, Any] = {}
+    for name in names:
+        part = df[df["policy"] == name]
+        per_set[name] = part.groupby("match")["win"].mean()
+        overall.append(
+            {
+                "policy": name,
+                **_figure(t_interval(per_set[name].to_list()), interval="t over sets"),
+                "fair_share": 1 / players,
+                "seats": len(part),
+                "bids_per_game": float(
+                    part["bids"].sum() / df.groupby(["match", "seating"]).ngroups
+                ),
+                "make_rate": float(part["made"].sum() / max(1, part["bids"].sum())),
+            }
+        )
+    difference = None
+    if len(names) == 2:
+        both = (per_set[names[0]] - per_set[names[1]]).dropna()
+        difference = {
+            "policies": f"{names[0]} - {names[1]}",
+            **_figure(t_interval(both.to_list()), interval="t over sets"),
+        }
+    by_seat = []
+    for (name, player), part in df.groupby(["policy", "player"], sort=True):
+        values = part.groupby("match")["win"].mean().to_list()
+        by_seat.append(
+            {
+                "policy": name,
+                "player": int(player),
+                "games": len(part),
+                **_figure(t_interval(values), interval="t over sets"),
+            }
+        )
+    by_seating = []
+    for (seating, player), part in df.groupby(["seating", "player"], sort=True):
+        by_seating.append(
+            {
+                "seating": int(seating),
+                "policies": seatings[seating],
+                "player": int(player),
+                "policy": str(part["policy"].iloc[0]),
+                **_figure(t_interval(part["win"].to_list()), interval="t over sets"),
+            }
+        )
+    return {
+        "players": players,
+        "sets": sets,
+        "games": int(df.groupby(["match", "seating"]).ngroups),
+        "seatings": [seatings[k] for k in sorted(seatings)],
+        "deals_per_game": float(df.groupby(["match", "seating"])["deals"].first().mean()),
+        "overall": overall,
+        "difference": difference,
+        "by_seat": by_seat,
+        "by_seating": by_seating,
+    }
+
+
+def study_command(folder: str | Path, manifest: dict[str, Any]) -> str:
+    """The ``tricklab study`` command line that regenerates a study folder.
+
+    >>> m = {"study": "carabin-matches", "seed": 2, "deals": 5, "chunk_size": 10,
+    ...      "params": {"players": 3, "policies": "derived,thumb", "play": "dd",
+    ...                 "samples": 4, "format": "duplicate"}}
+    >>> study_command("runs/x", m)
+    'tricklab study carabin-matches --deals 5 --seed 2 --out runs/x --workers 1 --param players=3 --param format=duplicate'
+    """
+    from analysis.studies import get_study
+
+    study = get_study(manifest["study"])
+    words = ["tricklab", "study", study.name, "--deals", str(manifest["deals"])]
+    words += ["--seed", str(manifest["seed"]), "--out", str(folder), "--workers", "1"]
+    if manifest.get("chunk_size") != study.chunk_size:
+        words += ["--chunk-size", str(manifest["chunk_size"])]
+    for key, value in manifest["params"].items():
+        if study.params.get(key) != value:
+            words += ["--param", f"{key}={value}"]
+    return " ".join(words)
+
+
+def _headline_rows(run: str, summ: dict[str, Any], manifest: dict[str, Any]) -> list[dict]:
+    params = manifest["params"]
+    base = {
+        "run": run,
+        "study": manifest["study"],
+        "play": params["play"],
+        "samples": params["samples"] if params["play"] == "pimc" else "",
+        "players": params.get("players", 2),
+        "seed": manifest["seed"],
+    }
+    rows = []
+    if manifest["study"] == "klabberjass-matches":
+        figures = ("a_win_rate", "a_win_rate_pairs", "pair_difference")
+        figures += ("deal_difference", "deal_difference_one_leg")
+        for name in figures:
+            f = summ[name]
+            what = f"{summ['a']} vs {summ['b']}: {name}"
+            rows.append({**base, "figure": what, "unit": "pairs" if "pair" in name else ""} | f)
+            rows[-1]["unit"] = {
+                "a_win_rate": "legs",
+                "deal_difference": "pairs",
+                "deal_difference_one_leg": "matches",
+            }.get(name, "pairs")
+    else:
+        for f in summ["overall"]:
+            rows.append({**base, "figure": f"win per seat: {f['policy']}", "unit": "sets"} | f)
+        if summ["difference"] is not None:
+            f = summ["difference"]
+            rows.append({**base, "figure": f"difference: {f['policies']}", "unit": "sets"} | f)
+    keep = ("run", "study", "play", "samples", "players", "seed", "figure", "estimate")
+    keep += ("low", "high", "n", "unit", "contains_zero")
+    return [{k: r.get(k, "") for k in keep} for r in rows]
+
+
+def duplicate_summary(folders: Sequence[str | Path], out: str | Path, command: str) -> dict:
+    """Summarise duplicate match studies into ``OUT.json`` (each run's figures, its
+    manifest and the command that regenerates it, and ``command``, the one that wrote
+    the summary) and ``OUT.csv`` (the headline figures, one row each)."""
+    import csv
+
+    runs = []
+    rows: list[dict] = []
+    for folder in folders:
+        manifest = read_manifest(folder)
+        df = read_study(folder)
+        if manifest["study"] == "klabberjass-matches":
+            summ: dict[str, Any] = klabberjass_duplicate_summary(df)
+        elif manifest["study"] == "carabin-matches":
+            summ = carabin_duplicate_summary(df)
+        else:
+            raise ValueError(f"{folder} holds a {manifest['study']} study, not a match study")
+        name = Path(folder).name
+        runs.append(
+            {
+                "run": name,
+                "command": study_command(folder, manifest),
+                "study": manifest,
+                "summary": summ,
+            }
+        )
+        rows += _headline_rows(name, summ, manifest)
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    data = {"command": command, "runs": runs}
+    out.with_suffix(".json").write_text(json.dumps(data, indent=1) + "\n")
+    with out.with_suffix(".csv").open("w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return data
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m analysis.matches rule BIDDING_DIR`` writes the derived Klabberjass rule;
-    ``python -m analysis.matches summary MATCH_DIR OUT.json`` summarises a match study."""
+    ``python -m analysis.matches summary MATCH_DIR OUT.json`` summarises a match study;
+    ``python -m analysis.matches duplicate-summary OUT_STEM MATCH_DIR...`` summarises
+    duplicate match studies into ``OUT_STEM.json`` and ``OUT_STEM.csv``
+    (:func:`duplicate_summary`)."""
 
     args = sys.argv[1:] if argv is None else argv
     if len(args) == 2 and args[0] == "rule":
@@ -785,11 +1108,26 @@ def main(argv: list[str] | None = None) -> int:
         KLABBERJASS_RULE.write_text(json.dumps(data, indent=1) + "\n")
         print(f"wrote {KLABBERJASS_RULE}")
         return 0
+    if len(args) >= 3 and args[0] == "duplicate-summary":
+        command = "python -m analysis.matches " + " ".join(args)
+        try:
+            data = duplicate_summary(args[2:], args[1], command)
+        except (ValueError, OSError) as err:  # StudyError is a ValueError
+            print(f"error: {err}", file=sys.stderr)
+            return 2
+        print(f"wrote {Path(args[1]).with_suffix('.json')} and .csv ({len(data['runs'])} runs)")
+        return 0
     if len(args) == 3 and args[0] == "summary":
         df = read_study(args[1])
         manifest = read_manifest(args[1])
-        if manifest["study"] == "klabberjass-matches":
-            summ: Any = klabberjass_summary(df)
+        if manifest["params"].get("format") == "duplicate":
+            summ: Any = (
+                klabberjass_duplicate_summary(df)
+                if manifest["study"] == "klabberjass-matches"
+                else carabin_duplicate_summary(df)
+            )
+        elif manifest["study"] == "klabberjass-matches":
+            summ = klabberjass_summary(df)
         else:
             summ = carabin_summary(df)
         Path(args[2]).parent.mkdir(parents=True, exist_ok=True)
@@ -797,7 +1135,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(summ, indent=1))
         return 0
     print(
-        "usage: python -m analysis.matches rule BIDDING_DIR | summary MATCH_DIR OUT.json",
+        "usage: python -m analysis.matches rule BIDDING_DIR | summary MATCH_DIR OUT.json"
+        " | duplicate-summary OUT_STEM MATCH_DIR...",
         file=sys.stderr,
     )
     return 2
