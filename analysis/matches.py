@@ -686,7 +686,7 @@ def carabin_matches_chunk(
                 play=play,
                 samples=samples,
             )
-            games = [(None, seat_names, m)]
+            games: list[tuple[int | None, Sequence[str], CarabinMatch]] = [(None, seat_names, m)]
         else:
             seed = rng.getrandbits(64)
             games = [
@@ -703,13 +703,13 @@ def carabin_matches_chunk(
                 )
                 for j, seating in enumerate(seatings)
             ]
-        for j, seat_names, m in games:
+        for j, seating_names, m in games:
             for p in range(n):
                 row = {
                     "match": m_index,
                     "seating": j,
                     "player": p,
-                    "policy": seat_names[p],
+                    "policy": seating_names[p],
                     "score": m.scores[p],
                     "win": (1 / len(m.winners)) if p in m.winners else 0.0,
                     "bids": m.bids[p],
@@ -1034,26 +1034,24 @@ def _headline_rows(run: str, summ: dict[str, Any], manifest: dict[str, Any]) -> 
     }
     rows = []
     if manifest["study"] == "klabberjass-matches":
-        figures = ("a_win_rate", "a_win_rate_pairs", "pair_difference")
-        figures += ("deal_difference", "deal_difference_one_leg")
-        for name in figures:
-            f = summ[name]
+        units = {
+            "a_win_rate": "legs",
+            "a_win_rate_pairs": "pairs",
+            "pair_difference": "pairs",
+            "deal_difference": "pairs",
+            "deal_difference_one_leg": "matches",
+        }
+        for name, unit in units.items():
             what = f"{summ['a']} vs {summ['b']}: {name}"
-            rows.append({**base, "figure": what, "unit": "pairs" if "pair" in name else ""} | f)
-            rows[-1]["unit"] = {
-                "a_win_rate": "legs",
-                "deal_difference": "pairs",
-                "deal_difference_one_leg": "matches",
-            }.get(name, "pairs")
+            rows.append({**base, "figure": what, "unit": unit} | summ[name])
     else:
         for f in summ["overall"]:
             rows.append({**base, "figure": f"win per seat: {f['policy']}", "unit": "sets"} | f)
         if summ["difference"] is not None:
             f = summ["difference"]
             rows.append({**base, "figure": f"difference: {f['policies']}", "unit": "sets"} | f)
-    keep = ("run", "study", "play", "samples", "players", "seed", "figure", "estimate")
-    keep += ("low", "high", "n", "unit", "contains_zero")
-    return [{k: r.get(k, "") for k in keep} for r in rows]
+    keep = "run study play samples players seed figure estimate low high n unit contains_zero"
+    return [{k: r.get(k, "") for k in keep.split()} for r in rows]
 
 
 def duplicate_summary(folders: Sequence[str | Path], out: str | Path, command: str) -> dict:

@@ -382,6 +382,12 @@ def iter_chunks(deals: int, size: int, skip: set[int] | frozenset[int] = frozens
 # ------------------------------------------------------------------ the folder
 
 _IDENTITY = ("study", "params", "seed", "chunk_size")
+#: Parameters added to a study after folders were written without them; their value
+#: here keeps the rows as they were, so an older manifest lacking one is read with it.
+_ADDED_PARAMS: dict[str, dict[str, Any]] = {
+    "klabberjass-matches": {"format": "single"},
+    "carabin-matches": {"format": "single"},
+}
 
 
 def _manifest(study: Study, params: dict[str, Any], seed: int, deals: int, size: int) -> dict:
@@ -652,6 +658,9 @@ def _adopt(folder: _Folder, manifest: dict[str, Any]) -> None:
             raise ValueError(old)
     except (ValueError, OSError):
         raise StudyError(f"{path} is not a study manifest; refusing to use {out}") from None
+    old_params = old.get("params")
+    if isinstance(old_params, dict) and old.get("study") in _ADDED_PARAMS:
+        old = {**old, "params": {**_ADDED_PARAMS[old["study"]], **old_params}}
     diffs = [
         f"{k} {old.get(k)!r} (asked: {manifest[k]!r})"
         for k in _IDENTITY

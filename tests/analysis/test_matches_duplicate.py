@@ -313,3 +313,23 @@ def test_duplicate_summary_command_writes_json_and_csv(tmp_path, capsys):
         assert r["contains_zero"] == str(float(r["low"]) <= 0 <= float(r["high"]))
     assert matches.main(["duplicate-summary", str(out), str(tmp_path / "nothing")]) == 2
     assert "nothing" in capsys.readouterr().err
+
+
+def test_a_folder_written_before_the_format_parameter_resumes(tmp_path, capsys):
+    import json
+
+    from analysis.studies import MANIFEST, StudyError, run_study
+
+    out = tmp_path / "old"
+    params = {"play": "dd", "sink_samples": 2}
+    run_study("klabberjass-matches", 2, 1, out, workers=1, progress=False, params=params)
+    manifest = json.loads((out / MANIFEST).read_text())
+    del manifest["params"]["format"]  # as written before format existed
+    (out / MANIFEST).write_text(json.dumps(manifest))
+    run = run_study("klabberjass-matches", 2, 1, out, workers=1, progress=False, params=params)
+    assert run.computed == 0
+    with pytest.raises(StudyError, match="format"):
+        run_study(
+            "klabberjass-matches", 2, 1, out, workers=1, progress=False,
+            params={**params, "format": "duplicate"},
+        )  # fmt: skip
