@@ -839,13 +839,17 @@ def clustered_mean(sums: Sequence[float], counts: Sequence[int]) -> Estimate:
     return Estimate(mean, mean - half, mean + half, n)
 
 
-def _figure(est: Estimate, **extra: Any) -> dict[str, Any]:
+def _figure(est: Estimate, null: float = 0.0, **extra: Any) -> dict[str, Any]:
+    """An estimate as a dict: ``null`` is the value of no effect (0 for a difference,
+    1/2 or the fair share for a win rate) and ``contains_null`` says whether the
+    interval holds it."""
     return {
         "estimate": est.mean,
         "low": est.low,
         "high": est.high,
         "n": est.n,
-        "contains_zero": bool(est.low <= 0 <= est.high),
+        "null": null,
+        "contains_null": bool(est.low <= null <= est.high),
         **extra,
     }
 
@@ -895,11 +899,8 @@ def klabberjass_duplicate_summary(df) -> dict[str, Any]:
         "pairs": n,
         "legs": 2 * n,
         "a_wins": wins,
-        "a_win_rate": _figure(p, interval="Wilson over legs"),
-        "a_win_rate_pairs": {
-            **_figure(pairs, interval="t over pairs"),
-            "contains_half": bool(pairs.low <= 0.5 <= pairs.high),
-        },
+        "a_win_rate": _figure(p, 0.5, interval="Wilson over legs"),
+        "a_win_rate_pairs": _figure(pairs, 0.5, interval="t over pairs"),
         "pair_difference": _figure(diff, interval="t over pairs"),
         "deal_difference": _figure(
             deal,
@@ -949,8 +950,7 @@ def carabin_duplicate_summary(df) -> dict[str, Any]:
         overall.append(
             {
                 "policy": name,
-                **_figure(t_interval(per_set[name].to_list()), interval="t over sets"),
-                "fair_share": 1 / players,
+                **_figure(t_interval(per_set[name].to_list()), 1 / players, interval="t over sets"),
                 "seats": len(part),
                 "bids_per_game": float(
                     part["bids"].sum() / df.groupby(["match", "seating"]).ngroups
@@ -973,7 +973,7 @@ def carabin_duplicate_summary(df) -> dict[str, Any]:
                 "policy": name,
                 "player": int(player),
                 "games": len(part),
-                **_figure(t_interval(values), interval="t over sets"),
+                **_figure(t_interval(values), 1 / players, interval="t over sets"),
             }
         )
     by_seating = []
@@ -984,7 +984,7 @@ def carabin_duplicate_summary(df) -> dict[str, Any]:
                 "policies": seatings[seating],
                 "player": int(player),
                 "policy": str(part["policy"].iloc[0]),
-                **_figure(t_interval(part["win"].to_list()), interval="t over sets"),
+                **_figure(t_interval(part["win"].to_list()), 1 / players, interval="t over sets"),
             }
         )
     return {
@@ -1050,7 +1050,7 @@ def _headline_rows(run: str, summ: dict[str, Any], manifest: dict[str, Any]) -> 
         if summ["difference"] is not None:
             f = summ["difference"]
             rows.append({**base, "figure": f"difference: {f['policies']}", "unit": "sets"} | f)
-    keep = "run study play samples players seed figure estimate low high n unit contains_zero"
+    keep = "run study play samples players seed figure estimate low high n unit null contains_null"
     return [{k: r.get(k, "") for k in keep.split()} for r in rows]
 
 

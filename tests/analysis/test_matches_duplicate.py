@@ -141,7 +141,7 @@ def test_klabberjass_duplicate_summary_on_a_synthetic_frame():
     s = klabberjass_duplicate_summary(pd.DataFrame(rows))
     assert s["pairs"] == 3 and s["a_wins"] == 3 and s["a_win_rate"]["estimate"] == 0.5
     assert s["pair_difference"]["estimate"] == pytest.approx(0.0)  # d = 1, 0, -1
-    assert s["pair_difference"]["contains_zero"]
+    assert s["pair_difference"]["contains_null"] and s["pair_difference"]["null"] == 0
     # per pair: ((10-4)+(12-6))/2 = 6 over 3 deals, ((20-0)+(5-15))/2 = 5 over 2,
     # ((0-30)+(8-16))/2 = -19 over 4: (6 + 5 - 19) / 9
     assert s["deal_difference"]["estimate"] == pytest.approx(-8 / 9)
@@ -310,7 +310,11 @@ def test_duplicate_summary_command_writes_json_and_csv(tmp_path, capsys):
     assert len(table) == 5 + 3 and {r["seed"] for r in table} == {"1"}
     for r in table:
         assert float(r["low"]) <= float(r["estimate"]) <= float(r["high"])
-        assert r["contains_zero"] == str(float(r["low"]) <= 0 <= float(r["high"]))
+        null = float(r["null"])
+        assert r["contains_null"] == str(float(r["low"]) <= null <= float(r["high"]))
+        assert null == (
+            0.5 if "win_rate" in r["figure"] else 0.25 if "win per" in r["figure"] else 0
+        )
     assert matches.main(["duplicate-summary", str(out), str(tmp_path / "nothing")]) == 2
     assert "nothing" in capsys.readouterr().err
 
