@@ -879,7 +879,8 @@ def klabberjass_duplicate_summary(df) -> dict[str, Any]:
       ``((common_a − common_b)(leg 0) + (common_a − common_b)(leg 1)) / 2`` summed,
       divided by the deals; interval clustered by pair;
     - ``deal_difference_one_leg``: for comparison, A's points minus B's per deal in
-      leg 0 alone (all its deals, not duplicated), clustered by match.
+      leg 0 alone (all its deals, not duplicated), clustered by match;
+    - ``by_leg``: A's win rate in each leg (A sitting E, then D, in deal 0), Wilson.
     """
     leg0, leg1 = _legs(df)
     n = len(leg0)
@@ -910,6 +911,14 @@ def klabberjass_duplicate_summary(df) -> dict[str, Any]:
         "deal_difference_one_leg": _figure(
             one_leg, interval="t, clustered by match", deals=int(leg0["deals"].sum())
         ),
+        "by_leg": [
+            {
+                "leg": k,
+                "a_first_seat": "ED"[k],
+                **_figure(proportion(int(leg["a_wins"].sum()), n), 0.5, interval="Wilson"),
+            }
+            for k, leg in enumerate((leg0, leg1))
+        ],
         "deals_per_match": float(df["deals"].mean()),
         "common_deals_per_pair": float(leg0["common_deals"].mean()),
         "a_bids_made": float(df["a_made"].sum() / max(1, df["a_bids"].sum())),

@@ -147,6 +147,7 @@ def test_klabberjass_duplicate_summary_on_a_synthetic_frame():
     assert s["deal_difference"]["estimate"] == pytest.approx(-8 / 9)
     assert s["deal_difference"]["deals"] == 9
     assert s["deal_difference_one_leg"]["estimate"] == pytest.approx((11 + 25 - 25) / 12)
+    assert [x["estimate"] for x in s["by_leg"]] == pytest.approx([2 / 3, 1 / 3])
 
 
 def test_interval_helpers():
