@@ -1063,10 +1063,54 @@ def _headline_rows(run: str, summ: dict[str, Any], manifest: dict[str, Any]) -> 
     return [{k: r.get(k, "") for k in keep.split()} for r in rows]
 
 
+def seed_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """For each figure measured on two seeds with the same parameters: the second
+    seed's estimate minus the first's, with a 95 % normal interval from the two
+    standard errors (``contains_null`` true: the seeds agree), and the two pooled
+    (their mean, the standard error halved in variance). Figures whose interval is
+    a t-interval only (over pairs, matches or sets); the standard error of each is
+    read back from its interval (half-width / t quantile).
+    """
+    out: list[dict[str, Any]] = []
+    groups: dict[tuple, list[dict[str, Any]]] = {}
+    for r in rows:
+        if r["unit"] in ("pairs", "matches", "sets") and r["seed"] != "":
+            key = (r["study"], r["play"], r["samples"], r["players"], r["figure"])
+            groups.setdefault(key, []).append(r)
+    z = 1.959963984540054
+    for group in groups.values():
+        if len(group) != 2:
+            continue
+        one, two = sorted(group, key=lambda r: r["seed"])
+        se = [(r["high"] - r["low"]) / (2 * t_quantile(int(r["n"]) - 1)) for r in (one, two)]
+        both = math.hypot(*se)
+        for kind, est, half in (
+            ("seed difference", two["estimate"] - one["estimate"], z * both),
+            ("pooled", (one["estimate"] + two["estimate"]) / 2, z * both / 2),
+        ):
+            null = 0.0 if kind == "seed difference" else one["null"]
+            out.append(
+                {
+                    **one,
+                    "run": f"{one['run']} + {two['run']}",
+                    "seed": f"{two['seed']} - {one['seed']}" if kind != "pooled" else "both",
+                    "figure": f"{one['figure']} ({kind})",
+                    "estimate": est,
+                    "low": est - half,
+                    "high": est + half,
+                    "n": int(one["n"]) + int(two["n"]),
+                    "null": null,
+                    "contains_null": bool(est - half <= null <= est + half),
+                }
+            )
+    return out
+
+
 def duplicate_summary(folders: Sequence[str | Path], out: str | Path, command: str) -> dict:
     """Summarise duplicate match studies into ``OUT.json`` (each run's figures, its
     manifest and the command that regenerates it, and ``command``, the one that wrote
-    the summary) and ``OUT.csv`` (the headline figures, one row each)."""
+    the summary) and ``OUT.csv`` (the headline figures, one row each, then for runs
+    that differ only in their seed the rows of :func:`seed_rows`)."""
     import csv
 
     runs = []
@@ -1090,6 +1134,7 @@ def duplicate_summary(folders: Sequence[str | Path], out: str | Path, command: s
             }
         )
         rows += _headline_rows(name, summ, manifest)
+    rows += seed_rows(rows)
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     data = {"command": command, "runs": runs}

@@ -308,7 +308,7 @@ def test_duplicate_summary_command_writes_json_and_csv(tmp_path, capsys):
     assert data["runs"][1]["study"]["params"]["players"] == 4
     with out.with_suffix(".csv").open() as fh:
         table = list(csv.DictReader(fh))
-    assert len(table) == 5 + 3 and {r["seed"] for r in table} == {"1"}
+    assert len(table) == 5 + 3 and {r["seed"] for r in table} == {"1"}  # one seed: no pooling
     for r in table:
         assert float(r["low"]) <= float(r["estimate"]) <= float(r["high"])
         null = float(r["null"])
@@ -338,3 +338,23 @@ def test_a_folder_written_before_the_format_parameter_resumes(tmp_path, capsys):
             "klabberjass-matches", 2, 1, out, workers=1, progress=False,
             params={**params, "format": "duplicate"},
         )  # fmt: skip
+
+
+def test_seed_rows_compare_and_pool_two_seeds():
+    from analysis.matches import seed_rows, t_quantile
+
+    q = t_quantile(99)
+    base = {"study": "s", "play": "dd", "samples": "", "players": 2, "unit": "pairs", "null": 0.0}
+    rows = [
+        {**base, "run": "a", "seed": 1, "figure": "f", "estimate": 0.10, "n": 100,
+         "low": 0.10 - 3 * q, "high": 0.10 + 3 * q},
+        {**base, "run": "b", "seed": 2, "figure": "f", "estimate": 0.30, "n": 100,
+         "low": 0.30 - 4 * q, "high": 0.30 + 4 * q},
+        {**base, "run": "c", "seed": 1, "figure": "g", "estimate": 1.0, "n": 9,
+         "low": 0.0, "high": 2.0},  # one seed only: no row
+    ]  # fmt: skip
+    diff, pooled = seed_rows(rows)
+    assert diff["estimate"] == pytest.approx(0.20) and pooled["estimate"] == pytest.approx(0.20)
+    assert diff["high"] - diff["estimate"] == pytest.approx(1.959964 * 5, rel=1e-5)
+    assert pooled["high"] - pooled["estimate"] == pytest.approx(1.959964 * 2.5, rel=1e-5)
+    assert diff["contains_null"] and diff["n"] == 200 and pooled["seed"] == "both"
