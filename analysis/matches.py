@@ -1106,15 +1106,29 @@ def seed_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _rounded(value: Any) -> Any:
+    return round(value, 5) if isinstance(value, float) else value
+
+
+def _write_csv(path: Path, rows: Sequence[dict[str, Any]]) -> None:
+    import csv
+
+    with path.open("w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows({k: _rounded(v) for k, v in r.items()} for r in rows)
+
+
 def duplicate_summary(folders: Sequence[str | Path], out: str | Path, command: str) -> dict:
     """Summarise duplicate match studies into ``OUT.json`` (each run's figures, its
     manifest and the command that regenerates it, and ``command``, the one that wrote
-    the summary) and ``OUT.csv`` (the headline figures, one row each, then for runs
-    that differ only in their seed the rows of :func:`seed_rows`)."""
-    import csv
-
+    the summary), ``OUT.csv`` (the headline figures, one row each, then for runs that
+    differ only in their seed the rows of :func:`seed_rows`) and, for Carabin,
+    ``OUT-seats.csv`` (the ``by_seat`` and ``by_seating`` tables of
+    :func:`carabin_duplicate_summary`, kept out of the JSON)."""
     runs = []
     rows: list[dict] = []
+    seats: list[dict] = []
     for folder in folders:
         manifest = read_manifest(folder)
         df = read_study(folder)
@@ -1125,24 +1139,39 @@ def duplicate_summary(folders: Sequence[str | Path], out: str | Path, command: s
         else:
             raise ValueError(f"{folder} holds a {manifest['study']} study, not a match study")
         name = Path(folder).name
+        rows += _headline_rows(name, summ, manifest)
+        base = {"run": name, "play": manifest["params"]["play"], "seed": manifest["seed"]}
+        for table in ("by_seat", "by_seating"):
+            for r in summ.pop(table, []):
+                seats.append(
+                    {
+                        **base,
+                        "players": summ["players"],
+                        "table": table,
+                        "seating": r.get("seating", ""),
+                        "policies": r.get("policies", ""),
+                        "player": r["player"],
+                        "policy": r["policy"],
+                        **{k: r[k] for k in ("estimate", "low", "high", "n", "null")},
+                        "contains_null": r["contains_null"],
+                    }
+                )
         runs.append(
             {
                 "run": name,
                 "command": study_command(folder, manifest),
                 "study": manifest,
-                "summary": summ,
+                "summary": json.loads(json.dumps(summ), parse_float=lambda x: round(float(x), 5)),
             }
         )
-        rows += _headline_rows(name, summ, manifest)
     rows += seed_rows(rows)
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     data = {"command": command, "runs": runs}
     out.with_suffix(".json").write_text(json.dumps(data, indent=1) + "\n")
-    with out.with_suffix(".csv").open("w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    _write_csv(out.with_suffix(".csv"), rows)
+    if seats:
+        _write_csv(out.with_name(out.name + "-seats.csv"), seats)
     return data
 
 

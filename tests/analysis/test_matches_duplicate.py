@@ -316,6 +316,13 @@ def test_duplicate_summary_command_writes_json_and_csv(tmp_path, capsys):
         assert null == (
             0.5 if "win_rate" in r["figure"] else 0.25 if "win per" in r["figure"] else 0
         )
+    with (tmp_path / "s" / "summary-seats.csv").open() as fh:
+        seats = list(csv.DictReader(fh))
+    by_seating = [r for r in seats if r["table"] == "by_seating"]
+    assert len(by_seating) == 2 * 4 and len(seats) == 2 * 4 + 2 * 4  # 2 seatings, 4 players
+    for j in ("0", "1"):
+        wins = [float(r["estimate"]) for r in by_seating if r["seating"] == j]
+        assert sum(wins) == pytest.approx(1.0, abs=1e-4)
     assert matches.main(["duplicate-summary", str(out), str(tmp_path / "nothing")]) == 2
     assert "nothing" in capsys.readouterr().err
 
