@@ -47,6 +47,7 @@ study runner (one row per match; ``--deals`` is the number of matches).
 from __future__ import annotations
 
 import json
+import math
 import random
 import sys
 from collections.abc import Callable, Sequence
@@ -338,6 +339,38 @@ class MatchResult:
     records: tuple[DealRecord, ...]
 
 
+class KlabberjassBoards:
+    """The sequence of deals of a duplicate pair: deal ``k`` (0, 1, …) is the same
+    cards, and the same random stream for the bidding's mixed strategies and the card
+    play, in both legs, whatever happened before it.
+
+    Deal ``k`` is drawn from its own seed, the ``k``-th pair of 64-bit numbers of
+    ``random.Random(seed)`` (the cards, then the stream of the deal), made once and
+    kept, so a leg that lasts longer draws the same further deals as the other would.
+
+    >>> boards = KlabberjassBoards(7)
+    >>> str(boards.deal(3)) == str(KlabberjassBoards(7).deal(3))
+    True
+    """
+
+    def __init__(self, seed: int):
+        self._rng = random.Random(seed)
+        self._seeds: list[tuple[int, int]] = []
+
+    def _seed(self, k: int) -> tuple[int, int]:
+        while len(self._seeds) <= k:
+            self._seeds.append((self._rng.getrandbits(64), self._rng.getrandbits(64)))
+        return self._seeds[k]
+
+    def deal(self, k: int) -> Deal:
+        """The cards of deal ``k`` (E first: E is the elder hand, D the dealer)."""
+        return Deal.random(self._seed(k)[0])
+
+    def stream(self, k: int) -> random.Random:
+        """A fresh generator for the bidding and play of deal ``k``."""
+        return random.Random(self._seed(k)[1])
+
+
 def klabberjass_match(
     a: KlabberjassPolicy,
     b: KlabberjassPolicy,
@@ -345,6 +378,7 @@ def klabberjass_match(
     a_first_seat: int = 0,
     deal_fn: Callable[..., DealRecord] = klabberjass_deal,
     max_deals: int = 200,
+    boards: KlabberjassBoards | None = None,
     **kwargs: Any,
 ) -> MatchResult:
     """A match to ``rules.game`` (500) between A and B; the seats alternate each deal,
@@ -353,6 +387,9 @@ def klabberjass_match(
     Args:
         deal_fn: plays one deal (the tests pass a scripted one).
         max_deals: a safety stop (a match of only annulled deals never ends).
+        boards: the deals to play (:class:`KlabberjassBoards`, deal ``k`` with its own
+            random stream; ``rng`` is then unused); None draws each deal and all play
+            from ``rng``.
         kwargs: passed to ``deal_fn`` (play, samples, sink_samples, rules, threshold).
     """
     rules = kwargs.get("rules", SEED)
@@ -360,9 +397,12 @@ def klabberjass_match(
     records = []
     seat_a = a_first_seat
     while not game.is_over and game.deals < max_deals:
-        deal = Deal.random(rng.getrandbits(64))
+        if boards is None:
+            deal, deal_rng = Deal.random(rng.getrandbits(64)), rng
+        else:
+            deal, deal_rng = boards.deal(game.deals), boards.stream(game.deals)
         pols = (a, b) if seat_a == 0 else (b, a)
-        rec = deal_fn(deal, pols, rng, **kwargs)
+        rec = deal_fn(deal, pols, deal_rng, **kwargs)
         records.append(rec)
         score_a, score_b = rec.score[seat_a], rec.score[1 - seat_a]
         game = game.add((score_a, score_b))
@@ -373,47 +413,115 @@ def klabberjass_match(
     return MatchResult(game.totals, game.winner, game.deals, tuple(records))
 
 
+def klabberjass_pair(
+    a: KlabberjassPolicy,
+    b: KlabberjassPolicy,
+    seed: int,
+    deal_fn: Callable[..., DealRecord] = klabberjass_deal,
+    **kwargs: Any,
+) -> tuple[MatchResult, MatchResult]:
+    """A duplicate pair: two matches on the same deals (:class:`KlabberjassBoards` of
+    ``seed``), A sitting E in deal 0 of the first leg and D in deal 0 of the second.
+
+    Deal ``k`` of both legs is the same cards with the same random stream, and player
+    0 (E in deal 0, D in deal 1, …) holds the same cards in both legs: in the second
+    leg B holds exactly the cards A held in the first, and A those B held. The legs
+    may last a different number of deals; deal ``k`` is played in both only while both
+    last (``k`` below the shorter leg's length).
+    """
+    leg0 = klabberjass_match(
+        a, b, random.Random(0), 0, deal_fn, boards=KlabberjassBoards(seed), **kwargs
+    )
+    leg1 = klabberjass_match(
+        a, b, random.Random(0), 1, deal_fn, boards=KlabberjassBoards(seed), **kwargs
+    )
+    return leg0, leg1
+
+
+def deal_scores(m: MatchResult, a_first_seat: int) -> list[tuple[int, int]]:
+    """(A's points, B's points) of each deal of a match, in order."""
+    out = []
+    seat_a = a_first_seat
+    for rec in m.records:
+        out.append((rec.score[seat_a], rec.score[1 - seat_a]))
+        seat_a = 1 - seat_a
+    return out
+
+
+_KJ_NAMES = ("match", "a", "b", "a_first_seat", "deals", "total_a", "total_b", "a_wins")
+_KJ_EXTRA = ("a_bids", "b_bids", "a_made", "b_made", "a_sank", "b_sank")
+_KJ_DUPLICATE = ("leg", "common_deals", "common_a", "common_b")
+
+
+def _klabberjass_row(index: int, pa, pb, first: int, m: MatchResult) -> dict[str, Any]:
+    stats = dict.fromkeys(_KJ_EXTRA, 0)
+    seat_a = first
+    for rec in m.records:
+        if rec.bidder is not None:
+            who = "a" if rec.bidder == seat_a else "b"
+            stats[f"{who}_bids"] += 1
+            stats[f"{who}_made"] += rec.result == "made"
+            stats[f"{who}_sank"] += rec.sank
+        seat_a = 1 - seat_a
+    row = (index, pa.name, pb.name, first, m.deals, *m.totals, m.winner == 0)
+    return {**dict(zip(_KJ_NAMES, row, strict=True)), **stats}
+
+
 def klabberjass_matches_chunk(
     rng: random.Random, start: int, count: int, params: dict[str, Any]
 ) -> dict[str, list]:
     """The ``klabberjass-matches`` study: ``count`` matches of policy ``a`` against ``b``.
 
-    Match ``i`` seats A as E in its first deal when ``i`` is even, as D when odd. One row
-    a match: ``match``, ``a``, ``b``, ``a_first_seat``, ``deals``, ``total_a``,
-    ``total_b``, ``a_wins``, ``a_bids`` / ``b_bids`` (deals each was bidder),
-    ``a_made`` / ``b_made`` (of those, made), ``a_sank`` / ``b_sank``.
+    ``format=single`` (default): match ``i`` seats A as E in its first deal when ``i``
+    is even, as D when odd. One row a match: ``match``, ``a``, ``b``,
+    ``a_first_seat``, ``deals``, ``total_a``, ``total_b``, ``a_wins``, ``a_bids`` /
+    ``b_bids`` (deals each was bidder), ``a_made`` / ``b_made`` (of those, made),
+    ``a_sank`` / ``b_sank``.
+
+    ``format=duplicate``: match ``i`` is a pair (:func:`klabberjass_pair`) on the
+    deals of a seed drawn from ``rng``; two rows, ``leg`` 0 (A sits E in deal 0) and
+    1 (A sits D in deal 0, so A holds B's cards of leg 0), with the columns above and
+    ``common_deals`` (deals played in both legs: the shorter leg's length),
+    ``common_a`` / ``common_b`` (A's and B's points in this leg over those deals).
     """
     rules = Rules.preset(str(params.get("rules", "seed")))
     if rules != SEED:
         raise ValueError("matches simulate the seed rules only")
     pa = KLABBERJASS_POLICIES[str(params.get("a", "derived"))]
     pb = KLABBERJASS_POLICIES[str(params.get("b", "thumb"))]
+    fmt = str(params.get("format", "single"))
+    if fmt not in ("single", "duplicate"):
+        raise ValueError(f"unknown format '{fmt}' (expected single or duplicate)")
     kw: dict[str, Any] = {
         "play": str(params.get("play", "pimc")),
         "samples": int(params.get("samples", 6)),
         "sink_samples": int(params.get("sink_samples", 12)),
         "rules": rules,
     }
-    names = ("match", "a", "b", "a_first_seat", "deals", "total_a", "total_b", "a_wins")
-    extra = ("a_bids", "b_bids", "a_made", "b_made", "a_sank", "b_sank")
-    cols: dict[str, list] = {k: [] for k in (*names, *extra)}
+    keys = (*_KJ_NAMES, *_KJ_EXTRA) + (_KJ_DUPLICATE if fmt == "duplicate" else ())
+    cols: dict[str, list] = {k: [] for k in keys}
     for i in range(count):
-        first = (start + i) % 2
-        m = klabberjass_match(pa, pb, random.Random(rng.getrandbits(64)), first, **kw)
-        stats = dict.fromkeys(extra, 0)
-        seat_a = first
-        for rec in m.records:
-            if rec.bidder is not None:
-                who = "a" if rec.bidder == seat_a else "b"
-                stats[f"{who}_bids"] += 1
-                stats[f"{who}_made"] += rec.result == "made"
-                stats[f"{who}_sank"] += rec.sank
-            seat_a = 1 - seat_a
-        row = (start + i, pa.name, pb.name, first, m.deals, *m.totals, m.winner == 0)
-        for k, v in zip(names, row, strict=True):
-            cols[k].append(v)
-        for k in extra:
-            cols[k].append(stats[k])
+        if fmt == "single":
+            first = (start + i) % 2
+            m = klabberjass_match(pa, pb, random.Random(rng.getrandbits(64)), first, **kw)
+            rows = [_klabberjass_row(start + i, pa, pb, first, m)]
+        else:
+            legs = klabberjass_pair(pa, pb, rng.getrandbits(64), **kw)
+            common = min(leg.deals for leg in legs)
+            rows = []
+            for leg, m in enumerate(legs):
+                scores = deal_scores(m, leg)[:common]
+                row = _klabberjass_row(start + i, pa, pb, leg, m)
+                row.update(
+                    leg=leg,
+                    common_deals=common,
+                    common_a=sum(x for x, _ in scores),
+                    common_b=sum(y for _, y in scores),
+                )
+                rows.append(row)
+        for row in rows:
+            for k in keys:
+                cols[k].append(row[k])
     return cols
 
 
@@ -440,25 +548,63 @@ def carabin_play_pimc(deal, contract, samples: int, rng: random.Random) -> bool:
     return play_carabin(deal, contract, [policy] * deal.players).made
 
 
+class CarabinBoards:
+    """The deals of a Carabin duplicate set: deal ``k`` of every game of the set is the
+    same cards, seat by seat, with the same random stream for the card play.
+
+    Every game starts with player ``N-1`` dealing and the deal passes to the left, so
+    in deal ``k`` seat ``s`` is the same player in every game: player ``p`` holds the
+    same cards in deal ``k`` of every game that lasts that long. Deal ``k``'s seeds are
+    the ``k``-th pair of 64-bit numbers of ``random.Random(seed)``, made once and kept.
+    """
+
+    def __init__(self, seed: int, players: int):
+        self.players = players
+        self._rng = random.Random(seed)
+        self._seeds: list[tuple[int, int]] = []
+
+    def _seed(self, k: int) -> tuple[int, int]:
+        while len(self._seeds) <= k:
+            self._seeds.append((self._rng.getrandbits(64), self._rng.getrandbits(64)))
+        return self._seeds[k]
+
+    def deal(self, k: int) -> CDeal:
+        """The cards of deal ``k`` (seat 0 is the eldest hand)."""
+        return CDeal.random(players=self.players, rng=random.Random(self._seed(k)[0]))
+
+    def stream(self, k: int) -> random.Random:
+        """A fresh generator for the card play of deal ``k``."""
+        return random.Random(self._seed(k)[1])
+
+
 def carabin_match(
     policies: Sequence[Any],
     rng: random.Random,
     play: str = "dd",
     samples: int = 4,
     max_deals: int = 500,
+    boards: CarabinBoards | None = None,
 ) -> CarabinMatch:
     """A Carabin game to 10 between players ``0 .. N-1`` (``policies[p]`` is player p's).
 
     Player ``N-1`` deals first, so player 0 is eldest in the first deal; the deal passes
-    to the left (:class:`solver.carabin.Match`).
+    to the left (:class:`solver.carabin.Match`). ``boards`` (:class:`CarabinBoards`)
+    gives the deals and their play streams (``rng`` is then unused); None draws them
+    from ``rng``.
     """
 
     n = len(policies)
+    if boards is not None and boards.players != n:
+        raise ValueError(f"boards for {boards.players} players in a game of {n}")
     game = CGame(CRules(players=n))
     bids, made = [0] * n, [0] * n
     deals = 0
     while not game.is_over and deals < max_deals:
-        deal = CDeal.random(players=n, rng=random.Random(rng.getrandbits(64)))
+        if boards is None:
+            deal = CDeal.random(players=n, rng=random.Random(rng.getrandbits(64)))
+            deal_rng = rng
+        else:
+            deal, deal_rng = boards.deal(deals), boards.stream(deals)
         seat_policies = [policies[game.player_of(s)] for s in range(n)]
         contract = auction(deal, seat_policies)
         ok = False
@@ -467,7 +613,7 @@ def carabin_match(
                 m, c = contract_result(deal, contract.bidder, contract.trump)
                 ok = c if contract.chelem else m
             elif play == "pimc":
-                ok = carabin_play_pimc(deal, contract, samples, rng)
+                ok = carabin_play_pimc(deal, contract, samples, deal_rng)
             else:
                 raise ValueError(f"unknown play '{play}' (expected dd or pimc)")
             p = game.player_of(contract.bidder)
@@ -480,46 +626,98 @@ def carabin_match(
     return CarabinMatch(game.scores, game.winners, deals, tuple(bids), tuple(made))
 
 
+def carabin_seatings(names: Sequence[str], players: int) -> list[tuple[str, ...]]:
+    """The seatings of a duplicate set: the policies dealt to the players in turn,
+    starting from each policy, each rotated over the seats; distinct ones, in that order.
+
+    >>> carabin_seatings(["derived", "thumb"], 4)
+    [('derived', 'thumb', 'derived', 'thumb'), ('thumb', 'derived', 'thumb', 'derived')]
+    >>> [",".join(x[0] for x in s) for s in carabin_seatings(["d", "t"], 3)]
+    ['d,t,d', 't,d,d', 'd,d,t', 't,d,t', 'd,t,t', 't,t,d']
+    """
+    out: list[tuple[str, ...]] = []
+    k = len(names)
+    for r in range(k):
+        base = [names[(p + r) % k] for p in range(players)]
+        for s in range(players):
+            seating = tuple(base[s:] + base[:s])
+            if seating not in out:
+                out.append(seating)
+    return out
+
+
 def carabin_matches_chunk(
     rng: random.Random, start: int, count: int, params: dict[str, Any]
 ) -> dict[str, list]:
     """The ``carabin-matches`` study: ``count`` games between the ``policies`` (comma
     separated, dealt to players in turn).
 
-    The seating rotates with the match index (match ``i`` gives player ``p`` the policy
-    ``policies[(p + i) % k]``), so every policy sits in every seat equally often. One
-    row per match and player: ``match``, ``player``, ``policy``, ``score``, ``win``
-    (1/k when k players share the win), ``bids``, ``made``, ``deals``.
+    ``format=single`` (default): the seating rotates with the match index (match ``i``
+    gives player ``p`` the policy ``policies[(p + i) % k]``), so every policy sits in
+    every seat equally often. One row per match and player: ``match``, ``player``,
+    ``policy``, ``score``, ``win`` (1/k when k players share the win), ``bids``,
+    ``made``, ``deals``.
+
+    ``format=duplicate``: match ``i`` is a set of games on the same deals
+    (:class:`CarabinBoards` of a seed drawn from ``rng``), one game per seating of
+    :func:`carabin_seatings`; one row per game and player, the columns above and
+    ``seating`` (the seating's index in that list).
     """
 
     n = int(params.get("players", 4))
     names = [s.strip() for s in str(params.get("policies", "derived,thumb")).split(",")]
+    fmt = str(params.get("format", "single"))
+    if fmt not in ("single", "duplicate"):
+        raise ValueError(f"unknown format '{fmt}' (expected single or duplicate)")
     makers = {name: POLICIES[name]() for name in set(names)}
-    cols: dict[str, list] = {
-        k: [] for k in ("match", "player", "policy", "score", "win", "bids", "made", "deals")
-    }
+    play, samples = str(params.get("play", "dd")), int(params.get("samples", 4))
+    keys = ["match", "player", "policy", "score", "win", "bids", "made", "deals"]
+    if fmt == "duplicate":
+        keys.insert(1, "seating")
+    cols: dict[str, list] = {k: [] for k in keys}
+    seatings = carabin_seatings(names, n)
     for i in range(count):
         m_index = start + i
-        seat_names = [names[(p + m_index) % len(names)] for p in range(n)]
-        m = carabin_match(
-            [makers[x] for x in seat_names],
-            random.Random(rng.getrandbits(64)),
-            play=str(params.get("play", "dd")),
-            samples=int(params.get("samples", 4)),
-        )
-        for p in range(n):
-            row = (
-                m_index,
-                p,
-                seat_names[p],
-                m.scores[p],
-                (1 / len(m.winners)) if p in m.winners else 0.0,
-                m.bids[p],
-                m.made[p],
-                m.deals,
+        if fmt == "single":
+            seat_names = [names[(p + m_index) % len(names)] for p in range(n)]
+            m = carabin_match(
+                [makers[x] for x in seat_names],
+                random.Random(rng.getrandbits(64)),
+                play=play,
+                samples=samples,
             )
-            for k, v in zip(cols, row, strict=True):
-                cols[k].append(v)
+            games: list[tuple[int | None, Sequence[str], CarabinMatch]] = [(None, seat_names, m)]
+        else:
+            seed = rng.getrandbits(64)
+            games = [
+                (
+                    j,
+                    seating,
+                    carabin_match(
+                        [makers[x] for x in seating],
+                        random.Random(0),
+                        play=play,
+                        samples=samples,
+                        boards=CarabinBoards(seed, n),
+                    ),
+                )
+                for j, seating in enumerate(seatings)
+            ]
+        for j, seating_names, m in games:
+            for p in range(n):
+                row = {
+                    "match": m_index,
+                    "seating": j,
+                    "player": p,
+                    "policy": seating_names[p],
+                    "score": m.scores[p],
+                    "win": (1 / len(m.winners)) if p in m.winners else 0.0,
+                    "bids": m.bids[p],
+                    "made": m.made[p],
+                    "deals": m.deals,
+                }
+                for k in keys:
+                    cols[k].append(row[k])
     return cols
 
 
@@ -577,9 +775,412 @@ def carabin_summary(df) -> list[dict[str, Any]]:
     return out
 
 
+# ---------------------------------------------------------------- duplicate summaries
+
+
+def t_quantile(df: int) -> float:
+    """The 97.5 % quantile of Student's t with ``df`` degrees of freedom (Hill's
+    expansion around the normal quantile; within 1e-3 of the exact value from 5 df on).
+
+    >>> round(t_quantile(10), 3), round(t_quantile(1000), 3)
+    (2.228, 1.962)
+    """
+    if df < 1:
+        return math.inf
+    z = 1.959963984540054
+    v = float(df)
+    return (
+        z
+        + (z**3 + z) / (4 * v)
+        + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * v**2)
+        + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * v**3)
+        + (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / (92160 * v**4)
+    )
+
+
+def t_interval(values: Sequence[float]) -> Estimate:
+    """Mean of independent ``values`` with its 95 % t-interval (n − 1 degrees of freedom).
+
+    >>> e = t_interval([1, 2, 3, 4])
+    >>> e.mean, round(e.low, 2), round(e.high, 2)
+    (2.5, 0.45, 4.55)
+    """
+    n = len(values)
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    mean = sum(values) / n
+    if n == 1:
+        return Estimate(mean, -math.inf, math.inf, 1)
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = t_quantile(n - 1) * math.sqrt(var / n)
+    return Estimate(mean, mean - half, mean + half, n)
+
+
+def clustered_mean(sums: Sequence[float], counts: Sequence[int]) -> Estimate:
+    """The mean of per-deal values given per cluster (match) as the sum of its values
+    and their number: ``Σ sums / Σ counts`` with a 95 % interval clustered by match
+    (the ratio estimator's linearised variance, t with clusters − 1 degrees of
+    freedom). ``n`` is the number of clusters.
+
+    >>> e = clustered_mean([10, 30], [1, 3])   # every deal worth 10: no spread
+    >>> e.mean, e.low, e.high
+    (10.0, 10.0, 10.0)
+    """
+    n = len(sums)
+    total = float(sum(counts))
+    if n == 0 or total == 0:
+        return Estimate(math.nan, math.nan, math.nan, n)
+    mean = sum(sums) / total
+    if n == 1:
+        return Estimate(mean, -math.inf, math.inf, 1)
+    resid = sum((s - mean * c) ** 2 for s, c in zip(sums, counts, strict=True))
+    se = math.sqrt(n / (n - 1) * resid) / total
+    half = t_quantile(n - 1) * se
+    return Estimate(mean, mean - half, mean + half, n)
+
+
+def _figure(est: Estimate, null: float = 0.0, **extra: Any) -> dict[str, Any]:
+    """An estimate as a dict: ``null`` is the value of no effect (0 for a difference,
+    1/2 or the fair share for a win rate) and ``contains_null`` says whether the
+    interval holds it."""
+    return {
+        "estimate": est.mean,
+        "low": est.low,
+        "high": est.high,
+        "n": est.n,
+        "null": null,
+        "contains_null": bool(est.low <= null <= est.high),
+        **extra,
+    }
+
+
+def _legs(df) -> tuple[Any, Any]:
+    """Rows of leg 0 and leg 1 of a duplicate Klabberjass study, aligned by match."""
+    if "leg" not in df.columns:
+        raise ValueError("not a duplicate study (no 'leg' column): run it with format=duplicate")
+    leg0 = df[df["leg"] == 0].set_index("match").sort_index()
+    leg1 = df[df["leg"] == 1].set_index("match").sort_index()
+    if not leg0.index.equals(leg1.index):
+        raise ValueError("a duplicate study needs both legs of every match")
+    return leg0, leg1
+
+
+def klabberjass_duplicate_summary(df) -> dict[str, Any]:
+    """The figures of a ``klabberjass-matches`` study run with ``format=duplicate``.
+
+    - ``a_win_rate``: A's wins over all legs, Wilson 95 % interval (it treats the two
+      legs of a pair as independent; ``a_win_rate_pairs`` does not);
+    - ``pair_difference``: per pair, A's result holding player 0's cards (leg 0) minus
+      B's result holding the same cards (leg 1), i.e. ``a_wins(leg 0) + a_wins(leg 1)
+      − 1`` in {−1, 0, 1}; mean with a t-interval over pairs;
+    - ``a_win_rate_pairs``: ``(1 + pair_difference) / 2``, the same interval mapped;
+    - ``deal_difference``: duplicate scoring, A's points minus B's on the same cards
+      per deal, over the deals both legs played (``common_deals``): per pair
+      ``((common_a − common_b)(leg 0) + (common_a − common_b)(leg 1)) / 2`` summed,
+      divided by the deals; interval clustered by pair;
+    - ``deal_difference_one_leg``: for comparison, A's points minus B's per deal in
+      leg 0 alone (all its deals, not duplicated), clustered by match;
+    - ``by_leg``: A's win rate in each leg (A sitting E, then D, in deal 0), Wilson.
+    """
+    leg0, leg1 = _legs(df)
+    n = len(leg0)
+    wins = int(df["a_wins"].sum())
+    p = proportion(wins, 2 * n)
+    d = (leg0["a_wins"].astype(int) + leg1["a_wins"].astype(int) - 1).to_list()
+    diff = t_interval(d)
+    pairs = Estimate((1 + diff.mean) / 2, (1 + diff.low) / 2, (1 + diff.high) / 2, n)
+    sums = (
+        (leg0["common_a"] - leg0["common_b"] + leg1["common_a"] - leg1["common_b"]) / 2
+    ).to_list()
+    deal = clustered_mean(sums, leg0["common_deals"].to_list())
+    one_leg = clustered_mean((leg0["total_a"] - leg0["total_b"]).to_list(), leg0["deals"].to_list())
+    return {
+        "a": str(df["a"].iloc[0]),
+        "b": str(df["b"].iloc[0]),
+        "pairs": n,
+        "legs": 2 * n,
+        "a_wins": wins,
+        "a_win_rate": _figure(p, 0.5, interval="Wilson over legs"),
+        "a_win_rate_pairs": _figure(pairs, 0.5, interval="t over pairs"),
+        "pair_difference": _figure(diff, interval="t over pairs"),
+        "deal_difference": _figure(
+            deal,
+            interval="t, clustered by pair",
+            deals=int(leg0["common_deals"].sum()),
+        ),
+        "deal_difference_one_leg": _figure(
+            one_leg, interval="t, clustered by match", deals=int(leg0["deals"].sum())
+        ),
+        "by_leg": [
+            {
+                "leg": k,
+                "a_first_seat": "ED"[k],
+                **_figure(proportion(int(leg["a_wins"].sum()), n), 0.5, interval="Wilson"),
+            }
+            for k, leg in enumerate((leg0, leg1))
+        ],
+        "deals_per_match": float(df["deals"].mean()),
+        "common_deals_per_pair": float(leg0["common_deals"].mean()),
+        "a_bids_made": float(df["a_made"].sum() / max(1, df["a_bids"].sum())),
+        "b_bids_made": float(df["b_made"].sum() / max(1, df["b_bids"].sum())),
+        "a_sank": int(df["a_sank"].sum()),
+    }
+
+
+def carabin_duplicate_summary(df) -> dict[str, Any]:
+    """The figures of a ``carabin-matches`` study run with ``format=duplicate``.
+
+    A set (``match``) is one game per seating on the same deals; sets are independent,
+    so every interval is a t-interval over sets of one value a set:
+
+    - ``overall``: per policy, its mean win per seat (a shared win counts 1/k) over
+      every game and seat of the set, beside the fair share 1 / players;
+    - ``difference``: with two policies, the first one's mean win per seat minus the
+      second one's;
+    - ``by_seat``: per policy and player (seat index: player 0 is the eldest of the
+      first deal), its mean win there over the seatings that put it there;
+    - ``by_seating``: per seating and player, the win of the policy sitting there (the
+      players of a seating sum to 1).
+    """
+    if "seating" not in df.columns:
+        raise ValueError(
+            "not a duplicate study (no 'seating' column): run it with format=duplicate"
+        )
+    players = int(df["player"].max()) + 1
+    sets = int(df["match"].nunique())
+    names = list(dict.fromkeys(df.sort_values(["seating", "player"])["policy"]))
+    first = df[df["match"] == df["match"].min()].sort_values("player")
+    seatings = first.groupby("seating")["policy"].agg(",".join).to_dict()
+    overall = []
+    per_set: dict[str, Any] = {}
+    for name in names:
+        part = df[df["policy"] == name]
+        per_set[name] = part.groupby("match")["win"].mean()
+        overall.append(
+            {
+                "policy": name,
+                **_figure(t_interval(per_set[name].to_list()), 1 / players, interval="t over sets"),
+                "seats": len(part),
+                "bids_per_game": float(
+                    part["bids"].sum() / df.groupby(["match", "seating"]).ngroups
+                ),
+                "make_rate": float(part["made"].sum() / max(1, part["bids"].sum())),
+            }
+        )
+    difference = None
+    if len(names) == 2:
+        both = (per_set[names[0]] - per_set[names[1]]).dropna()
+        difference = {
+            "policies": f"{names[0]} - {names[1]}",
+            **_figure(t_interval(both.to_list()), interval="t over sets"),
+        }
+    by_seat = []
+    for (name, player), part in df.groupby(["policy", "player"], sort=True):
+        values = part.groupby("match")["win"].mean().to_list()
+        by_seat.append(
+            {
+                "policy": name,
+                "player": int(player),
+                "games": len(part),
+                **_figure(t_interval(values), 1 / players, interval="t over sets"),
+            }
+        )
+    by_seating = []
+    for (seating, player), part in df.groupby(["seating", "player"], sort=True):
+        by_seating.append(
+            {
+                "seating": int(seating),
+                "policies": seatings[seating],
+                "player": int(player),
+                "policy": str(part["policy"].iloc[0]),
+                **_figure(t_interval(part["win"].to_list()), 1 / players, interval="t over sets"),
+            }
+        )
+    return {
+        "players": players,
+        "sets": sets,
+        "games": int(df.groupby(["match", "seating"]).ngroups),
+        "seatings": [seatings[k] for k in sorted(seatings)],
+        "deals_per_game": float(df.groupby(["match", "seating"])["deals"].first().mean()),
+        "overall": overall,
+        "difference": difference,
+        "by_seat": by_seat,
+        "by_seating": by_seating,
+    }
+
+
+def study_command(folder: str | Path, manifest: dict[str, Any]) -> str:
+    """The ``tricklab study`` command line that regenerates a study folder.
+
+    >>> m = {"study": "carabin-matches", "seed": 2, "deals": 5, "chunk_size": 10,
+    ...      "params": {"players": 3, "policies": "derived,thumb", "play": "dd",
+    ...                 "samples": 4, "format": "duplicate"}}
+    >>> study_command("runs/x", m)
+    'tricklab study carabin-matches --deals 5 --seed 2 --out runs/x --workers 1 --param players=3 --param format=duplicate'
+    """
+    from analysis.studies import get_study
+
+    study = get_study(manifest["study"])
+    words = ["tricklab", "study", study.name, "--deals", str(manifest["deals"])]
+    words += ["--seed", str(manifest["seed"]), "--out", str(folder), "--workers", "1"]
+    if manifest.get("chunk_size") != study.chunk_size:
+        words += ["--chunk-size", str(manifest["chunk_size"])]
+    for key, value in manifest["params"].items():
+        if study.params.get(key) != value:
+            words += ["--param", f"{key}={value}"]
+    return " ".join(words)
+
+
+def _headline_rows(run: str, summ: dict[str, Any], manifest: dict[str, Any]) -> list[dict]:
+    params = manifest["params"]
+    base = {
+        "run": run,
+        "study": manifest["study"],
+        "play": params["play"],
+        "samples": params["samples"] if params["play"] == "pimc" else "",
+        "players": params.get("players", 2),
+        "seed": manifest["seed"],
+    }
+    rows = []
+    if manifest["study"] == "klabberjass-matches":
+        units = {
+            "a_win_rate": "legs",
+            "a_win_rate_pairs": "pairs",
+            "pair_difference": "pairs",
+            "deal_difference": "pairs",
+            "deal_difference_one_leg": "matches",
+        }
+        for name, unit in units.items():
+            what = f"{summ['a']} vs {summ['b']}: {name}"
+            rows.append({**base, "figure": what, "unit": unit} | summ[name])
+    else:
+        for f in summ["overall"]:
+            rows.append({**base, "figure": f"win per seat: {f['policy']}", "unit": "sets"} | f)
+        if summ["difference"] is not None:
+            f = summ["difference"]
+            rows.append({**base, "figure": f"difference: {f['policies']}", "unit": "sets"} | f)
+    keep = "run study play samples players seed figure estimate low high n unit null contains_null"
+    return [{k: r.get(k, "") for k in keep.split()} for r in rows]
+
+
+def seed_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """For each figure measured on two seeds with the same parameters: the second
+    seed's estimate minus the first's, with a 95 % normal interval from the two
+    standard errors (``contains_null`` true: the seeds agree), and the two pooled
+    (their mean, the standard error halved in variance). Figures whose interval is
+    a t-interval only (over pairs, matches or sets); the standard error of each is
+    read back from its interval (half-width / t quantile).
+    """
+    out: list[dict[str, Any]] = []
+    groups: dict[tuple, list[dict[str, Any]]] = {}
+    for r in rows:
+        if r["unit"] in ("pairs", "matches", "sets") and r["seed"] != "":
+            key = (r["study"], r["play"], r["samples"], r["players"], r["figure"])
+            groups.setdefault(key, []).append(r)
+    z = 1.959963984540054
+    for group in groups.values():
+        if len(group) != 2:
+            continue
+        one, two = sorted(group, key=lambda r: r["seed"])
+        se = [(r["high"] - r["low"]) / (2 * t_quantile(int(r["n"]) - 1)) for r in (one, two)]
+        both = math.hypot(*se)
+        for kind, est, half in (
+            ("seed difference", two["estimate"] - one["estimate"], z * both),
+            ("pooled", (one["estimate"] + two["estimate"]) / 2, z * both / 2),
+        ):
+            null = 0.0 if kind == "seed difference" else one["null"]
+            out.append(
+                {
+                    **one,
+                    "run": f"{one['run']} + {two['run']}",
+                    "seed": f"{two['seed']} - {one['seed']}" if kind != "pooled" else "both",
+                    "figure": f"{one['figure']} ({kind})",
+                    "estimate": est,
+                    "low": est - half,
+                    "high": est + half,
+                    "n": int(one["n"]) + int(two["n"]),
+                    "null": null,
+                    "contains_null": bool(est - half <= null <= est + half),
+                }
+            )
+    return out
+
+
+def _rounded(value: Any) -> Any:
+    return round(value, 5) if isinstance(value, float) else value
+
+
+def _write_csv(path: Path, rows: Sequence[dict[str, Any]]) -> None:
+    import csv
+
+    with path.open("w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows({k: _rounded(v) for k, v in r.items()} for r in rows)
+
+
+def duplicate_summary(folders: Sequence[str | Path], out: str | Path, command: str) -> dict:
+    """Summarise duplicate match studies into ``OUT.json`` (each run's figures, its
+    manifest and the command that regenerates it, and ``command``, the one that wrote
+    the summary), ``OUT.csv`` (the headline figures, one row each, then for runs that
+    differ only in their seed the rows of :func:`seed_rows`) and, for Carabin,
+    ``OUT-seats.csv`` (the ``by_seat`` and ``by_seating`` tables of
+    :func:`carabin_duplicate_summary`, kept out of the JSON)."""
+    runs = []
+    rows: list[dict] = []
+    seats: list[dict] = []
+    for folder in folders:
+        manifest = read_manifest(folder)
+        df = read_study(folder)
+        if manifest["study"] == "klabberjass-matches":
+            summ: dict[str, Any] = klabberjass_duplicate_summary(df)
+        elif manifest["study"] == "carabin-matches":
+            summ = carabin_duplicate_summary(df)
+        else:
+            raise ValueError(f"{folder} holds a {manifest['study']} study, not a match study")
+        name = Path(folder).name
+        rows += _headline_rows(name, summ, manifest)
+        base = {"run": name, "play": manifest["params"]["play"], "seed": manifest["seed"]}
+        for table in ("by_seat", "by_seating"):
+            for r in summ.pop(table, []):
+                seats.append(
+                    {
+                        **base,
+                        "players": summ["players"],
+                        "table": table,
+                        "seating": r.get("seating", ""),
+                        "policies": r.get("policies", ""),
+                        "player": r["player"],
+                        "policy": r["policy"],
+                        **{k: r[k] for k in ("estimate", "low", "high", "n", "null")},
+                        "contains_null": r["contains_null"],
+                    }
+                )
+        runs.append(
+            {
+                "run": name,
+                "command": study_command(folder, manifest),
+                "study": manifest,
+                "summary": json.loads(json.dumps(summ), parse_float=lambda x: round(float(x), 5)),
+            }
+        )
+    rows += seed_rows(rows)
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    data = {"command": command, "runs": runs}
+    out.with_suffix(".json").write_text(json.dumps(data, indent=1) + "\n")
+    _write_csv(out.with_suffix(".csv"), rows)
+    if seats:
+        _write_csv(out.with_name(out.name + "-seats.csv"), seats)
+    return data
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m analysis.matches rule BIDDING_DIR`` writes the derived Klabberjass rule;
-    ``python -m analysis.matches summary MATCH_DIR OUT.json`` summarises a match study."""
+    ``python -m analysis.matches summary MATCH_DIR OUT.json`` summarises a match study;
+    ``python -m analysis.matches duplicate-summary OUT_STEM MATCH_DIR...`` summarises
+    duplicate match studies into ``OUT_STEM.json`` and ``OUT_STEM.csv``
+    (:func:`duplicate_summary`)."""
 
     args = sys.argv[1:] if argv is None else argv
     if len(args) == 2 and args[0] == "rule":
@@ -588,11 +1189,26 @@ def main(argv: list[str] | None = None) -> int:
         KLABBERJASS_RULE.write_text(json.dumps(data, indent=1) + "\n")
         print(f"wrote {KLABBERJASS_RULE}")
         return 0
+    if len(args) >= 3 and args[0] == "duplicate-summary":
+        command = "python -m analysis.matches " + " ".join(args)
+        try:
+            data = duplicate_summary(args[2:], args[1], command)
+        except (ValueError, OSError) as err:  # StudyError is a ValueError
+            print(f"error: {err}", file=sys.stderr)
+            return 2
+        print(f"wrote {Path(args[1]).with_suffix('.json')} and .csv ({len(data['runs'])} runs)")
+        return 0
     if len(args) == 3 and args[0] == "summary":
         df = read_study(args[1])
         manifest = read_manifest(args[1])
-        if manifest["study"] == "klabberjass-matches":
-            summ: Any = klabberjass_summary(df)
+        if manifest["params"].get("format") == "duplicate":
+            summ: Any = (
+                klabberjass_duplicate_summary(df)
+                if manifest["study"] == "klabberjass-matches"
+                else carabin_duplicate_summary(df)
+            )
+        elif manifest["study"] == "klabberjass-matches":
+            summ = klabberjass_summary(df)
         else:
             summ = carabin_summary(df)
         Path(args[2]).parent.mkdir(parents=True, exist_ok=True)
@@ -600,7 +1216,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(summ, indent=1))
         return 0
     print(
-        "usage: python -m analysis.matches rule BIDDING_DIR | summary MATCH_DIR OUT.json",
+        "usage: python -m analysis.matches rule BIDDING_DIR | summary MATCH_DIR OUT.json"
+        " | duplicate-summary OUT_STEM MATCH_DIR...",
         file=sys.stderr,
     )
     return 2

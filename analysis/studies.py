@@ -153,6 +153,8 @@ _RULES = _choice("seed", "classic")
 _TRICK_ORDER = _choice("alternate", "left_then_right", aliases={"seed": "alternate"})
 _PLAYERS = _integer(3, 6)
 _COUNT = _integer(1)
+#: Match studies: one match at a time, or duplicate (the same deals, policies swapped).
+_FORMAT = _choice("single", "duplicate")
 
 
 @dataclass(frozen=True)
@@ -241,8 +243,9 @@ STUDIES: dict[str, Study] = {
         Study(
             "klabberjass-matches",
             "Klabberjass: matches to 500 between policy a and policy b (derived, "
-            "derived-declare, thumb, always), card play by PIMC or double dummy; a row a match "
-            "(--deals counts matches)",
+            "derived-declare, thumb, always), card play by PIMC or double dummy; a row a match, "
+            "or with format=duplicate two legs on the same deals, policies swapped (--deals "
+            "counts matches or pairs)",
             "analysis.matches:klabberjass_matches_chunk",
             10,
             {
@@ -252,6 +255,7 @@ STUDIES: dict[str, Study] = {
                 "samples": 6,
                 "sink_samples": 12,
                 "rules": "seed",
+                "format": "single",
             },
             {
                 "a": _choice("derived", "derived-declare", "thumb", "always"),
@@ -260,22 +264,30 @@ STUDIES: dict[str, Study] = {
                 "samples": _COUNT,
                 "sink_samples": _COUNT,
                 "rules": _choice("seed"),  # the matches simulate the seed rules only
+                "format": _FORMAT,
             },
             {"a_first_seat": "seat"},
         ),
         Study(
             "carabin-matches",
             "Carabin: games to 10 between bidding policies (derived, thumb, always) dealt "
-            "to the players in turn, seats rotated; a row per match and player (--deals counts "
-            "matches)",
+            "to the players in turn, seats rotated, or with format=duplicate every seating on the "
+            "same deals; a row per game and player (--deals counts matches or sets)",
             "analysis.matches:carabin_matches_chunk",
             10,
-            {"players": 4, "policies": "derived,thumb", "play": "dd", "samples": 4},
+            {
+                "players": 4,
+                "policies": "derived,thumb",
+                "play": "dd",
+                "samples": 4,
+                "format": "single",
+            },
             {
                 "players": _PLAYERS,
                 "policies": _name_list("derived", "thumb", "always"),
                 "play": _choice("dd", "pimc"),
                 "samples": _COUNT,
+                "format": _FORMAT,
             },
         ),
         Study(
@@ -415,6 +427,12 @@ def iter_chunks(deals: int, size: int, skip: set[int] | frozenset[int] = frozens
 # ------------------------------------------------------------------ the folder
 
 _IDENTITY = ("study", "params", "seed", "chunk_size")
+#: Parameters added to a study after folders were written without them; their value
+#: here keeps the rows as they were, so an older manifest lacking one is read with it.
+_ADDED_PARAMS: dict[str, dict[str, Any]] = {
+    "klabberjass-matches": {"format": "single"},
+    "carabin-matches": {"format": "single"},
+}
 
 
 def _manifest(study: Study, params: dict[str, Any], seed: int, deals: int, size: int) -> dict:
@@ -685,6 +703,9 @@ def _adopt(folder: _Folder, manifest: dict[str, Any]) -> None:
             raise ValueError(old)
     except (ValueError, OSError):
         raise StudyError(f"{path} is not a study manifest; refusing to use {out}") from None
+    old_params = old.get("params")
+    if isinstance(old_params, dict) and old.get("study") in _ADDED_PARAMS:
+        old = {**old, "params": {**_ADDED_PARAMS[old["study"]], **old_params}}
     diffs = [
         f"{k} {old.get(k)!r} (asked: {manifest[k]!r})"
         for k in _IDENTITY

@@ -734,20 +734,26 @@ def test_data_dictionary_names_every_column_of_every_study(tmp_path):
 
     documented = _documented_columns()
     assert sorted(documented) == sorted(STUDIES)
-    small = {
-        "klabberjass-bidding": (2, {}),
-        "klabberjass-sinking": (6, {"samples": 2}),
-        "carabin-bidding": (1, {"players": 3}),
-        "klabberjass-matches": (1, {"play": "dd"}),
-        "carabin-matches": (1, {"players": 3}),
-        "klabberjass-realplay": (1, {"samples": 2}),
-        "klabberjass-sinking-realplay": (6, {"samples": 2, "sink_samples": 2}),
-        "carabin-realplay": (1, {"players": 3, "samples": 2}),
-    }
-    for name, (deals, params) in small.items():
+    small = [
+        ("klabberjass-bidding", 2, {}),
+        ("klabberjass-sinking", 6, {"samples": 2}),
+        ("carabin-bidding", 1, {"players": 3}),
+        ("klabberjass-matches", 1, {"play": "dd", "format": "duplicate"}),
+        ("carabin-matches", 1, {"players": 3, "format": "duplicate"}),
+        ("klabberjass-realplay", 1, {"samples": 2}),
+        ("klabberjass-sinking-realplay", 6, {"samples": 2, "sink_samples": 2}),
+        ("carabin-realplay", 1, {"players": 3, "samples": 2}),
+    ]
+    for name, deals, params in small:
         df = read_study(_tiny(tmp_path, name, deals, deals, **params))
         assert len(df) > 0, name
         assert sorted(df.columns) == sorted(documented[name]), name
+    # format=single (the default) writes the same columns but the duplicate ones
+    only_duplicate = {"leg", "common_deals", "common_a", "common_b", "seating"}
+    for name, params in (("klabberjass-matches", {"play": "dd"}), ("carabin-matches", {})):
+        df = read_study(_tiny(tmp_path / "single", name, 1, 1, **params))
+        expected = set(documented[name]) - only_duplicate
+        assert sorted(df.columns) == sorted(expected), name
 
 
 def test_disk_full_is_one_error_and_the_study_resumes(tmp_path, reference, monkeypatch):
