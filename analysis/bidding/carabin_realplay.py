@@ -522,6 +522,42 @@ def realplay_tables(frames: list[pd.DataFrame]) -> dict[str, Any]:
     return {"make_rates": rates, "by_seat": seats, "rule": fitted, "summary": summary}
 
 
+#: Where the published tables live; writing there also updates :data:`RULE_COPY`.
+PUBLISHED = "data/studies/carabin-realplay"
+#: The published ``rule.json``, shipped with the package for ``tricklab bid carabin``.
+RULE_COPY = Path(__file__).resolve().parent / "carabin_rule.json"
+
+
+def rule_advice(players: int, left: int, right: int, trump: int) -> dict[str, Any] | None:
+    """What the published real-play rule says for a hand taking ``trump``: the count
+    (trumps plus trump A, K, Q), the mark for ``players``, whether to take, and the
+    rule's net a hand against passing on the held-out hands, with its interval and the
+    number of held-out bids behind it (None if the rule is not installed).
+
+    >>> from solver.cards import parse_holding
+    >>> a = rule_advice(3, parse_holding("AK2.A.."), parse_holding("3..K.K"), 0)
+    >>> a["count"], a["mark"] == a["mark"], isinstance(a["take"], bool)
+    (6, True, True)
+    """
+    if not RULE_COPY.exists():
+        return None
+    rule = json.loads(RULE_COPY.read_text())["players"].get(str(players))
+    if rule is None:
+        return None
+    f = carabin_features(left, right, trump)
+    count = f[0] + f[1]
+    mark = int(rule["count"])
+    m = rule["measured"]["count"]
+    return {
+        "count": count,
+        "mark": mark,
+        "take": count >= mark,
+        "held_out_net": {"mean": m["net"], "low": m["net_low"], "high": m["net_high"]},
+        "held_out_bids": m.get("bids"),
+        "sentence": rule["sentence"],
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m analysis.bidding.carabin_realplay OUT_DIR STUDY_DIR...``: the summary
     tables (``make_rates.csv``, ``by_seat.csv``, ``rule.json``, ``summary.json`` with the
@@ -554,7 +590,10 @@ def main(argv: list[str] | None = None) -> int:
     tables["studies"] = manifests
     tables["commands"] = regenerate_commands(manifests, str(out))
     write_tables(tables, out)
-    (out / "rule.json").write_text(json.dumps(rule, indent=1) + "\n")
+    text = json.dumps(rule, indent=1) + "\n"
+    (out / "rule.json").write_text(text)
+    if out.resolve() == Path(__file__).resolve().parents[2] / PUBLISHED:
+        RULE_COPY.write_text(text)  # the copy tricklab bid reads, shipped with the package
     print(json.dumps(tables["summary"], indent=1))
     return 0
 

@@ -15,7 +15,9 @@ turn-up suit and its best other suit, the seat's marks and the advice.
 ``--json`` prints ``{"view", "play", "worlds", "samples", "seed", "options": {option:
 {"mean", "low", "high", "n", ...}}, "scorecard": {"seed", "take": {"suit", "count",
 "mark", "bid"}, "name": {...}}}`` (``worlds`` null for double dummy; ``scorecard``
-only for Klabberjass, null if the scorecard file is not installed).
+only for Klabberjass, null if the scorecard file is not installed). Carabin adds
+``"rule"``: the real-play rule's advice for the turn-up suit
+(:func:`analysis.bidding.carabin_realplay.rule_advice`).
 """
 
 from __future__ import annotations
@@ -217,4 +219,17 @@ def _carabin(args: argparse.Namespace, game: Any) -> tuple[dict, list[str]]:
     ]
     for key, v in values.items():
         lines.append(f"  {key:10} {v}")
+    from analysis.bidding.carabin_realplay import rule_advice
+
+    rule = rule_advice(view.players, view.hand[0], view.hand[1], view.turn >> 4)
+    report["rule"] = rule
+    if rule is not None:
+        net = rule["held_out_net"]
+        lines.append(
+            f"  rule derived from real play ({view.players} players): trumps + trump A, K, Q "
+            f"= {rule['count']}, take at {rule['mark']} or more -> "
+            f"{'take' if rule['take'] else 'pass'} (held out: {net['mean']:+.3f} "
+            f"[{net['low']:+.3f}, {net['high']:+.3f}] a hand against passing, "
+            f"{rule['held_out_bids']} bids)"
+        )
     return report, lines

@@ -148,3 +148,29 @@ def test_klabberjass_pimc_readable_says_so(cli) -> None:
 def test_pimc_options_refused_where_they_do_not_apply(cli, game, view, extra, named) -> None:
     status, out, err = cli("bid", game, view, "--samples", "2", *extra)
     assert_one_error_line(status, out, err, named)
+
+
+def test_carabin_shows_the_rule_derived_from_real_play(cli) -> None:
+    from analysis.bidding.carabin import CarabinBidView, carabin_features
+
+    view = "players=4 seat=2 hand=AKQ2.../7.9.2.3 turn=5S"
+    status, out, _ = cli("bid", "carabin", view, "--samples", "2", "--json")
+    rule = json.loads(out)["rule"]
+    v = CarabinBidView.parse(view)
+    f = carabin_features(v.hand[0], v.hand[1], v.turn >> 4)
+    assert rule["count"] == f[0] + f[1] == 8  # five spades (A K Q 2 and 7) and A, K, Q
+    assert rule["take"] == (rule["count"] >= rule["mark"])
+    assert (
+        rule["held_out_net"]["low"] <= rule["held_out_net"]["mean"] <= rule["held_out_net"]["high"]
+    )
+    status, text, _ = cli("bid", "carabin", view, "--samples", "2")
+    assert f"trumps + trump A, K, Q = 8, take at {rule['mark']} or more" in text
+
+
+def test_the_packaged_carabin_rule_is_the_published_one() -> None:
+    from pathlib import Path
+
+    from analysis.bidding.carabin_realplay import PUBLISHED, RULE_COPY
+
+    published = Path(__file__).resolve().parents[2] / PUBLISHED / "rule.json"
+    assert RULE_COPY.read_text() == published.read_text()
