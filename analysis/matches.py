@@ -101,7 +101,8 @@ class KlabberjassPolicy:
 
     Attributes:
         name: the policy's name.
-        bidding: ``equilibrium``, ``thumb`` or ``always``.
+        bidding: ``equilibrium``, ``scorecard`` (the point count derived from real play,
+            :mod:`analysis.bidding.scorecard`), ``thumb`` or ``always``.
         sink: sink below the estimated-margin threshold (else always declare).
     """
 
@@ -115,6 +116,7 @@ KLABBERJASS_POLICIES = {
     for p in (
         KlabberjassPolicy("derived", "equilibrium", True),
         KlabberjassPolicy("derived-declare", "equilibrium", False),
+        KlabberjassPolicy("scorecard", "scorecard", False),
         KlabberjassPolicy("thumb", "thumb"),
         KlabberjassPolicy("always", "always"),
     )
@@ -184,6 +186,11 @@ def bid_intent(
     strategy is sampled with ``rng``.
     """
 
+    if policy.bidding == "scorecard":
+        from analysis.bidding.scorecard import load
+
+        advice = load().advise(seat, hand6, turn)
+        return advice["take"]["bid"], advice["name"]["bid"], int(advice["name"]["suit"])
     arrays = _one_hand_arrays(hand6, seat, turn)
     if policy.bidding in ("thumb", "always"):
         dec = thumb_policy(arrays, None)  # type: ignore[arg-type]

@@ -258,8 +258,8 @@ STUDIES: dict[str, Study] = {
                 "format": "single",
             },
             {
-                "a": _choice("derived", "derived-declare", "thumb", "always"),
-                "b": _choice("derived", "derived-declare", "thumb", "always"),
+                "a": _choice("derived", "derived-declare", "scorecard", "thumb", "always"),
+                "b": _choice("derived", "derived-declare", "scorecard", "thumb", "always"),
                 "play": _choice("pimc", "dd"),
                 "samples": _COUNT,
                 "sink_samples": _COUNT,

@@ -225,3 +225,34 @@ def test_match_studies_run_and_resume_through_the_runner(tmp_path, capsys):
         params={"players": 3, "policies": "thumb,always"},
     )
     assert run.computed == 1 and len(read_study(tmp_path / "cm")) == 2 * 3
+
+
+def test_the_scorecard_policy_bids_as_the_published_card_says():
+    from analysis.bidding.scorecard import load
+    from analysis.matches import bid_intent
+
+    card = load()
+    rng = random.Random(3)
+    seen = set()
+    for k in range(60):
+        deal = Deal.random(k)
+        for seat in (0, 1):
+            hand = deal.first[seat]
+            advice = card.advise(seat, hand, deal.turn)
+            want = (advice["take"]["bid"], advice["name"]["bid"], advice["name"]["suit"])
+            assert bid_intent(P["scorecard"], hand, seat, deal.turn, rng) == want
+            seen.add(want[:2])
+        got = klabberjass_auction(deal, (P["scorecard"], P["scorecard"]), rng)
+        e = card.advise(0, deal.first[0], deal.turn)
+        d = card.advise(1, deal.first[1], deal.turn)
+        if e["take"]["bid"]:
+            assert got == (0, deal.turn >> 4)
+        elif d["take"]["bid"]:
+            assert got == (1, deal.turn >> 4)
+        elif e["name"]["bid"]:
+            assert got == (0, e["name"]["suit"])
+        elif d["name"]["bid"]:
+            assert got == (1, d["name"]["suit"])
+        else:
+            assert got is None
+    assert len(seen) >= 3  # the deals drew takes, names and passes
