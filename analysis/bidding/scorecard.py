@@ -9,8 +9,8 @@ deals, each seat's against the other seat's equilibrium strategy.
 
 >>> card = Scorecard({1: (40, 18, 7, 4, 20, 26, 14, 67, 29, 1), 2: (39, 18, 4, 2, 23, 24, 13, 67, 28, 0)},
 ...                  {"E take": 104, "D take": 96, "E name": 100, "D name": 110})
->>> card.count((1, 1, 0, 0, 3, 1, 0, 0, 0, 0), 1)
-110
+>>> card.count((1, 1, 0, 0, 3, 1, 0, 0, 0, 0), 1)  # Jass, Menel, three trumps, a side ace
+144
 """
 
 from __future__ import annotations
