@@ -69,14 +69,13 @@ from analysis.bidding.equilibrium import (
     thumb_policy,
 )
 from analysis.bidding.klabberjass import Estimate, LinearEstimate, hand_features, proportion
-from analysis.bidding.sinking import option_nets
+from analysis.bidding.sinking import sampled_option_nets
 from analysis.play import CarabinPimc, Pimc, play_carabin, play_deal
 from analysis.studies import read_manifest, read_study
 from solver.carabin import Deal as CDeal
 from solver.carabin import Match as CGame
 from solver.carabin import Rules as CRules
-from solver.cards import cards_of
-from solver.klabberjass import PACK, SEED, Rules
+from solver.klabberjass import SEED, Rules
 from solver.klabberjass.deal import (
     Deal,
     Match,
@@ -231,27 +230,9 @@ def estimated_margin(
     """The bidder's mean total minus the opponent's, both declaring everything, over
     ``samples`` worlds of the opponent's nine cards (as in :mod:`analysis.bidding.sinking`)."""
 
-    unseen = list(cards_of(PACK & ~own & ~(1 << turn)))
-    worlds = []
-    for _ in range(samples):
-        opp = sum(1 << c for c in rng.sample(unseen, 9))
-        worlds.append((own, opp) if bidder == 0 else (opp, own))
-    values = engine_solver([(h[0], h[1], trump) for h in worlds], rules)
-    own_runs = runs(own)
-    full = ((1 << len(own_runs)) - 1, has_bella(own, trump))
-    total = 0.0
-    for h, e in zip(worlds, values, strict=True):
-        cp = points_of(h[0] | h[1], trump) + rules.last_trick
-        nets = option_nets(
-            bidder,
-            trump,
-            (e, cp - e),
-            (runs(h[0]), runs(h[1])),
-            (has_bella(h[0], trump), has_bella(h[1], trump)),
-            rules,
-        )
-        total += nets[full][1]
-    return total / samples
+    full = ((1 << len(runs(own))) - 1, has_bella(own, trump))
+    nets = sampled_option_nets(own, bidder, trump, turn, samples, rng, rules)
+    return sum(n[full][1] for n in nets) / samples
 
 
 def declarations(

@@ -96,6 +96,35 @@ def option_nets(
     return out
 
 
+def sampled_option_nets(
+    own: int, bidder: int, trump: int, turn: int, samples: int, rng: random.Random, rules: Rules
+) -> list[dict[tuple[int, bool], tuple[int, int]]]:
+    """:func:`option_nets` in ``samples`` worlds drawn from the bidder's information
+    before the first trick: his nine cards ``own`` and the turn-up; the opponent holds
+    any nine of the unseen cards (``rng.sample``, one world after another), each world
+    solved double dummy."""
+    unseen = list(cards_of(PACK & ~own & ~(1 << turn)))
+    worlds = []
+    for _ in range(samples):
+        opp = sum(1 << c for c in rng.sample(unseen, 9))
+        worlds.append((own, opp) if bidder == 0 else (opp, own))
+    values = engine_solver([(h[0], h[1], trump) for h in worlds], rules)
+    out = []
+    for h, e in zip(worlds, values, strict=True):
+        total = points_of(h[0] | h[1], trump) + rules.last_trick
+        out.append(
+            option_nets(
+                bidder,
+                trump,
+                (e, total - e),
+                (runs(h[0]), runs(h[1])),
+                (has_bella(h[0], trump), has_bella(h[1], trump)),
+                rules,
+            )
+        )
+    return out
+
+
 def _full(bidder_runs: list[Run], bella: bool) -> tuple[int, bool]:
     return ((1 << len(bidder_runs)) - 1, bella)
 

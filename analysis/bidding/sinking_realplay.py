@@ -56,17 +56,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from analysis.bidding.sinking import option_nets
+from analysis.bidding.sinking import option_nets, sampled_option_nets
 from analysis.play import DoubleDummy, Pimc, PlayState, Policy, hidden_of, play_deal
 from analysis.studies import StudyError, read_manifest, read_study
-from solver.cards import cards_of
 from solver.errors import RulesError
-from solver.klabberjass import PACK, SEED, Rules, engine
+from solver.klabberjass import SEED, Rules, engine
 from solver.klabberjass._core import sample_hands
 from solver.klabberjass.deal import Deal, has_bella, runs
 from solver.klabberjass.position import Position
 from solver.klabberjass.rules import points_of
-from solver.klabberjass.table import engine_solver
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -245,27 +243,12 @@ def sequence_choice(
         where declaring everything is bate). Each option is valued with Bella chosen
         best in the world (he decides it later, knowing more).
     """
-    unseen = list(cards_of(PACK & ~own & ~(1 << turn)))
-    worlds = []
-    for _ in range(samples):
-        opp = sum(1 << c for c in rng.sample(unseen, 9))
-        worlds.append((own, opp) if bidder == 0 else (opp, own))
-    values = engine_solver([(h[0], h[1], trump) for h in worlds], rules)
     own_runs = runs(own)
     full = (1 << len(own_runs)) - 1
     bella = has_bella(own, trump)
     declare = sink = margin = 0.0
     bate = 0
-    for h, e in zip(worlds, values, strict=True):
-        total = points_of(h[0] | h[1], trump) + rules.last_trick
-        nets = option_nets(
-            bidder,
-            trump,
-            (e, total - e),
-            (runs(h[0]), runs(h[1])),
-            (has_bella(h[0], trump), has_bella(h[1], trump)),
-            rules,
-        )
+    for nets in sampled_option_nets(own, bidder, trump, turn, samples, rng, rules):
         declare += max(nets[(full, x)][0] for x in (False, True) if x <= bella)
         sink += max(nets[(0, x)][0] for x in (False, True) if x <= bella)
         margin += nets[(full, bella)][1]
