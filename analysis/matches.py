@@ -327,7 +327,25 @@ class MatchResult:
     records: tuple[DealRecord, ...]
 
 
-class KlabberjassBoards:
+class _Seeds:
+    """Deal ``k``'s two seeds (its cards, then its random stream): the ``k``-th pair of
+    64-bit numbers of ``random.Random(seed)``, made once and kept."""
+
+    def __init__(self, seed: int):
+        self._rng = random.Random(seed)
+        self._seeds: list[tuple[int, int]] = []
+
+    def _seed(self, k: int) -> tuple[int, int]:
+        while len(self._seeds) <= k:
+            self._seeds.append((self._rng.getrandbits(64), self._rng.getrandbits(64)))
+        return self._seeds[k]
+
+    def stream(self, k: int) -> random.Random:
+        """A fresh generator for the bidding and play of deal ``k``."""
+        return random.Random(self._seed(k)[1])
+
+
+class KlabberjassBoards(_Seeds):
     """The sequence of deals of a duplicate pair: deal ``k`` (0, 1, …) is the same
     cards, and the same random stream for the bidding's mixed strategies and the card
     play, in both legs, whatever happened before it.
@@ -341,22 +359,9 @@ class KlabberjassBoards:
     True
     """
 
-    def __init__(self, seed: int):
-        self._rng = random.Random(seed)
-        self._seeds: list[tuple[int, int]] = []
-
-    def _seed(self, k: int) -> tuple[int, int]:
-        while len(self._seeds) <= k:
-            self._seeds.append((self._rng.getrandbits(64), self._rng.getrandbits(64)))
-        return self._seeds[k]
-
     def deal(self, k: int) -> Deal:
         """The cards of deal ``k`` (E first: E is the elder hand, D the dealer)."""
         return Deal.random(self._seed(k)[0])
-
-    def stream(self, k: int) -> random.Random:
-        """A fresh generator for the bidding and play of deal ``k``."""
-        return random.Random(self._seed(k)[1])
 
 
 def klabberjass_match(
@@ -536,7 +541,7 @@ def carabin_play_pimc(deal, contract, samples: int, rng: random.Random) -> bool:
     return play_carabin(deal, contract, [policy] * deal.players).made
 
 
-class CarabinBoards:
+class CarabinBoards(_Seeds):
     """The deals of a Carabin duplicate set: deal ``k`` of every game of the set is the
     same cards, seat by seat, with the same random stream for the card play.
 
@@ -547,22 +552,12 @@ class CarabinBoards:
     """
 
     def __init__(self, seed: int, players: int):
+        super().__init__(seed)
         self.players = players
-        self._rng = random.Random(seed)
-        self._seeds: list[tuple[int, int]] = []
-
-    def _seed(self, k: int) -> tuple[int, int]:
-        while len(self._seeds) <= k:
-            self._seeds.append((self._rng.getrandbits(64), self._rng.getrandbits(64)))
-        return self._seeds[k]
 
     def deal(self, k: int) -> CDeal:
         """The cards of deal ``k`` (seat 0 is the eldest hand)."""
         return CDeal.random(players=self.players, rng=random.Random(self._seed(k)[0]))
-
-    def stream(self, k: int) -> random.Random:
-        """A fresh generator for the card play of deal ``k``."""
-        return random.Random(self._seed(k)[1])
 
 
 def carabin_match(
