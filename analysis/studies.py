@@ -270,7 +270,7 @@ STUDIES: dict[str, Study] = {
         ),
         Study(
             "carabin-matches",
-            "Carabin: games to 10 between bidding policies (derived, thumb, always) dealt "
+            "Carabin: games to 10 between bidding policies (derived, realplay, thumb, always) dealt "
             "to the players in turn, seats rotated, or with format=duplicate every seating on the "
             "same deals; a row per game and player (--deals counts matches or sets)",
             "analysis.matches:carabin_matches_chunk",
@@ -284,7 +284,7 @@ STUDIES: dict[str, Study] = {
             },
             {
                 "players": _PLAYERS,
-                "policies": _name_list("derived", "thumb", "always"),
+                "policies": _name_list("derived", "realplay", "thumb", "always"),
                 "play": _choice("dd", "pimc"),
                 "samples": _COUNT,
                 "format": _FORMAT,
@@ -307,7 +307,7 @@ STUDIES: dict[str, Study] = {
             {
                 "players": _PLAYERS,
                 "samples": _COUNT,
-                "policy": _choice("thumb", "derived", "always"),
+                "policy": _choice("thumb", "derived", "realplay", "always"),
                 "trick_order": _TRICK_ORDER,
                 "time_limit": _seconds,
             },

@@ -570,9 +570,18 @@ def derived_policy(path: str | None = None) -> DerivedPolicy:
 
 RULE_FILE = "data/studies/carabin-bidding/derived_rule.json"
 
-#: The Carabin bidding policies by name.
+
+def _realplay() -> Policy:
+    from analysis.bidding.carabin_realplay import realplay_policy
+
+    return realplay_policy
+
+
+#: The Carabin bidding policies by name (``realplay``: the rule derived from real play,
+#: :func:`analysis.bidding.carabin_realplay.realplay_policy`).
 POLICIES: dict[str, Callable[[], Policy]] = {
     "derived": derived_policy,
+    "realplay": _realplay,
     "thumb": lambda: thumb_policy,
     "always": lambda: always_policy,
 }

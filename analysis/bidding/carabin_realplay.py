@@ -52,7 +52,7 @@ from analysis.bidding.equilibrium import write_tables
 from analysis.bidding.klabberjass import Estimate, proportion
 from analysis.play import DEFAULT_SAMPLES, CarabinPimc, play_carabin
 from analysis.studies import read_manifest, read_study
-from solver.carabin import Contract, Deal, check_players
+from solver.carabin import Call, Contract, Deal, check_players
 from solver.errors import RulesError
 
 if TYPE_CHECKING:
@@ -556,6 +556,23 @@ def rule_advice(players: int, left: int, right: int, trump: int) -> dict[str, An
         "held_out_bids": m.get("bids"),
         "sentence": rule["sentence"],
     }
+
+
+def realplay_policy(view: Any, round_: int, standing: Contract | None) -> Call:
+    """The bidding rule derived from real play as an auction policy (``realplay`` in
+    :data:`analysis.bidding.carabin.POLICIES`): take the turn-up suit in round 1 when the
+    count of :func:`rule_advice` reaches the player count's mark; otherwise pass (the
+    rule does not cover naming a suit in round 2, nor chelems).
+
+    >>> from analysis.bidding.carabin import CarabinBidView
+    >>> v = CarabinBidView.parse("players=3 seat=0 hand=AKQ2.../7.9.2.3 turn=5S")
+    >>> str(realplay_policy(v, 1, None)), str(realplay_policy(v, 2, None))
+    ('take', 'pass')
+    """
+    if standing is not None or round_ != 1:
+        return Call("pass")
+    advice = rule_advice(view.players, view.hand[0], view.hand[1], view.turn >> 4)
+    return Call("take") if advice is not None and advice["take"] else Call("pass")
 
 
 def main(argv: list[str] | None = None) -> int:

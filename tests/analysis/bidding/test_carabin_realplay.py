@@ -257,3 +257,35 @@ def test_the_summary_counts_and_the_held_out_rule():
         assert rule["measured"]["count"]["net"] == pytest.approx(net)
         assert str(n) in s["sentence"]
     assert tables["rule"]["split"] == "fitted on seed 1, measured on seed(s) 2"
+
+
+def test_the_realplay_policy_takes_as_the_published_rule_says():
+    from analysis.bidding.carabin import POLICIES, CarabinBidView, auction
+    from analysis.bidding.carabin_realplay import rule_advice
+    from solver.carabin import Deal as CarabinDeal
+
+    policy = POLICIES["realplay"]()
+    takes = 0
+    for players in (3, 4, 5, 6):
+        for k in range(40):
+            deal = CarabinDeal.random(players=players, rng=random.Random(k))
+            for seat in range(players):
+                left, right = deal.hands[seat]
+                view = CarabinBidView(players, seat, (left, right), deal.turn)
+                advice = rule_advice(players, left, right, deal.turn >> 4)
+                assert str(policy(view, 1, None)) == ("take" if advice["take"] else "pass")
+                assert str(policy(view, 2, None)) == "pass"
+                takes += advice["take"]
+            contract = auction(deal, policy)
+            first = next(
+                (
+                    s
+                    for s in range(players)
+                    if rule_advice(players, *deal.hands[s], deal.turn >> 4)["take"]
+                ),
+                None,
+            )
+            assert (contract is None) == (first is None)
+            if contract is not None:
+                assert contract.bidder == first and contract.trump == deal.turn >> 4
+    assert takes > 0
