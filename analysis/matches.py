@@ -788,15 +788,7 @@ def t_interval(values: Sequence[float]) -> Estimate:
     >>> e.mean, round(e.low, 2), round(e.high, 2)
     (2.5, 0.45, 4.55)
     """
-    n = len(values)
-    if n == 0:
-        return Estimate(math.nan, math.nan, math.nan, 0)
-    mean = sum(values) / n
-    if n == 1:
-        return Estimate(mean, -math.inf, math.inf, 1)
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = t_quantile(n - 1) * math.sqrt(var / n)
-    return Estimate(mean, mean - half, mean + half, n)
+    return Estimate.of(values, t_quantile)
 
 
 def clustered_mean(sums: Sequence[float], counts: Sequence[int]) -> Estimate:

@@ -381,6 +381,19 @@ def expected_e_net(arrays: DealArrays, e: Decisions, d: Decisions) -> np.ndarray
     return te * v1 + (1 - te) * (td * v2 + (1 - td) * (ne * v3 + (1 - ne) * nd * v4))
 
 
+def interval(values: np.ndarray) -> tuple[float, float, float]:
+    """Mean of per-deal ``values`` and its 95 % normal interval (NaN bounds below two).
+
+    >>> interval(np.array([1.0, 2.0, 3.0, 4.0]))
+    (2.5, 1.234..., 3.765...)
+    """
+    n = len(values)
+    if n < 2:
+        return (float(values.mean()) if n else float("nan"), float("nan"), float("nan"))
+    m, half = values.mean(), 1.96 * values.std(ddof=1) / np.sqrt(n)
+    return (float(m), float(m - half), float(m + half))
+
+
 def head_to_head(
     arrays: DealArrays, classifier: Classifier, a: Policy, b: Policy
 ) -> tuple[float, float, float]:
@@ -392,8 +405,7 @@ def head_to_head(
     """
     da, db = a(arrays, classifier), b(arrays, classifier)
     g = 0.5 * (expected_e_net(arrays, da, db) - expected_e_net(arrays, db, da))
-    half = 1.96 * g.std(ddof=1) / np.sqrt(len(g))
-    return float(g.mean()), float(g.mean() - half), float(g.mean() + half)
+    return interval(g)
 
 
 def split(arrays: DealArrays, train_share: float = 0.5) -> tuple[DealArrays, DealArrays]:
@@ -528,6 +540,7 @@ __all__ = [
     "expected_e_net",
     "greedy_policy",
     "head_to_head",
+    "interval",
     "make_classifier",
     "rule_table",
     "solve_bidding_game",
@@ -537,14 +550,6 @@ __all__ = [
 
 
 # ---------------------------------------------------------------- precomputed tables
-
-
-def _ci(values: np.ndarray) -> tuple[float, float, float]:
-    n = len(values)
-    if n < 2:
-        return (float(values.mean()) if n else float("nan"), float("nan"), float("nan"))
-    m, half = values.mean(), 1.96 * values.std(ddof=1) / np.sqrt(n)
-    return (float(m), float(m - half), float(m + half))
 
 
 def bidding_tables(df) -> dict:
@@ -590,7 +595,7 @@ def bidding_tables(df) -> dict:
                 sel = (honours == h) & (trumps == t)
                 if sel.sum() == 0:
                     continue
-                m, lo, hi = _ci(net[sel].astype(float))
+                m, lo, hi = interval(net[sel].astype(float))
                 grid.append(
                     {
                         "seat": "ED"[seat],
@@ -614,7 +619,7 @@ def bidding_tables(df) -> dict:
             sel = (e1[:, seat] >= lo_e) & (e1[:, seat] < hi_e)
             if sel.sum() < 20:
                 continue
-            m, lo, hi = _ci(net[sel])
+            m, lo, hi = interval(net[sel])
             curve.append(
                 {
                     "seat": "ED"[seat],

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 import array
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -494,8 +494,11 @@ class Estimate:
     n: int
 
     @classmethod
-    def of(cls, values: Sequence[float]) -> Estimate:
-        """Mean and 95 % interval of ``values``.
+    def of(
+        cls, values: Sequence[float], quantile: Callable[[int], float] | None = None
+    ) -> Estimate:
+        """Mean and 95 % interval of ``values``: normal, or with ``quantile(df)`` the
+        two-sided 97.5 % quantile for ``df = n - 1`` degrees of freedom (a t-interval).
 
         >>> e = Estimate.of([1, 2, 3, 4])
         >>> e.mean, round(e.low, 2), round(e.high, 2)
@@ -508,7 +511,7 @@ class Estimate:
         if n == 1:
             return cls(mean, -math.inf, math.inf, 1)
         var = sum((v - mean) ** 2 for v in values) / (n - 1)
-        half = 1.96 * math.sqrt(var / n)
+        half = (1.96 if quantile is None else quantile(n - 1)) * math.sqrt(var / n)
         return cls(mean, mean - half, mean + half, n)
 
     def __str__(self) -> str:

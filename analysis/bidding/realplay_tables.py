@@ -48,6 +48,8 @@ from analysis.bidding.equilibrium import (
     equilibrium_policy,
     expected_e_net,
     greedy_policy,
+    head_to_head,
+    interval,
     make_classifier,
     solve_bidding_game,
     split,
@@ -59,20 +61,6 @@ from analysis.studies import read_manifest, read_study
 PLAYS = ("dd", "pimc")
 #: Where the published tables live (writing there also updates the packaged scorecard).
 PUBLISHED = "data/studies/klabberjass-realplay"
-PLAY_NAMES = {"dd": "double dummy", "pimc": "PIMC (real information)"}
-
-
-def interval(values: np.ndarray) -> tuple[float, float, float]:
-    """Mean and 95 % normal interval of per-deal values.
-
-    >>> interval(np.array([1.0, 2.0, 3.0, 4.0]))
-    (2.5, 1.234..., 3.765...)
-    """
-    n = len(values)
-    if n < 2:
-        return (float(values.mean()) if n else float("nan"), float("nan"), float("nan"))
-    m, half = values.mean(), 1.96 * values.std(ddof=1) / np.sqrt(n)
-    return (float(m), float(m - half), float(m + half))
 
 
 def with_classifier(policy: Policy, classifier: Classifier) -> Policy:
@@ -103,12 +91,6 @@ def fit(arrays: DealArrays, play: str) -> Fitted:
     """Estimate, classes and equilibrium on ``arrays`` (the training deals)."""
     classifier = make_classifier(arrays)
     return Fitted(play, classifier, solve_bidding_game(arrays, classifier))
-
-
-def paired_gain(arrays: DealArrays, a: Policy, b: Policy) -> np.ndarray:
-    """Per deal: A's gain over B, each playing E and D once on the deal (halved)."""
-    da, db = a(arrays, None), b(arrays, None)  # type: ignore[arg-type]
-    return 0.5 * (expected_e_net(arrays, da, db) - expected_e_net(arrays, db, da))
 
 
 # ---------------------------------------------------------------- best responses
@@ -282,8 +264,7 @@ def seed_tables(df) -> dict[str, Any]:
     for a_i, a in enumerate(names):
         for b in names[a_i + 1 :]:
             for p in PLAYS:
-                g = paired_gain(test[p], policies[a], policies[b])
-                m, lo, hi = interval(g)
+                m, lo, hi = head_to_head(test[p], None, policies[a], policies[b])  # type: ignore[arg-type]
                 h2h.append(
                     {
                         "policy": a,
@@ -292,7 +273,7 @@ def seed_tables(df) -> dict[str, Any]:
                         "gain": m,
                         "low": lo,
                         "high": hi,
-                        "deals": len(g),
+                        "deals": len(test[p]),
                     }
                 )
     expl = []
@@ -609,7 +590,6 @@ __all__ = [
     "bias_table",
     "exploitability",
     "fit",
-    "paired_gain",
     "read",
     "realplay_tables",
     "seed_tables",

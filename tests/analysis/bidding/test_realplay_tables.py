@@ -164,23 +164,30 @@ def test_a_fitted_scorecard_bids_as_its_counts_say(frame):
     assert (d.suit != arrays.turn_suit[:, None]).all()
 
 
-def test_the_tables_of_a_study_folder_are_written_and_read(tmp_path, frame):
+def study_folder(folder, rows, seed, params=None, chunk=0, chunk_size=None, deals=None):
+    """A ``klabberjass-realplay`` study folder holding ``rows`` as chunk ``chunk``."""
     from analysis.studies import write_chunk
 
-    folder = tmp_path / "study"
     folder.mkdir()
+    size = len(rows) if chunk_size is None else chunk_size
     manifest = {
         "format": 2,
         "study": "klabberjass-realplay",
-        "params": {"rules": "seed", "samples": 20},
-        "seed": 7,
-        "chunk_size": len(frame),
-        "deals": len(frame),
-        "chunks": 1,
+        "params": params or {},
+        "seed": seed,
+        "chunk_size": size,
+        "deals": len(rows) if deals is None else deals,
+        "chunks": chunk + 1,
         "files": {},
     }
     (folder / "_manifest.json").write_text(json.dumps(manifest))
-    write_chunk(folder, 0, {k: list(frame[k]) for k in frame.columns})
+    write_chunk(folder, chunk, {k: list(rows[k]) for k in rows.columns})
+    return folder
+
+
+def test_the_tables_of_a_study_folder_are_written_and_read(tmp_path, frame):
+    params = {"rules": "seed", "samples": 20}
+    folder = study_folder(tmp_path / "study", frame, 7, params)
     tables = realplay_tables([folder])
     out = tmp_path / "out"
     write(tables, out, "python -m analysis.bidding.realplay_tables study out")
@@ -210,26 +217,11 @@ def test_random_hands_is_the_helper_the_synthetic_frame_uses():
 
 def test_the_findings_quote_the_tables_they_sit_beside(tmp_path, frame):
     from analysis.bidding.realplay_tables import findings, fmt, read
-    from analysis.studies import write_chunk
 
     folders = []
     for seed, part in ((1, frame.iloc[:300]), (2, frame.iloc[300:])):
         part = part.assign(deal=range(len(part)))
-        folder = tmp_path / f"s{seed}"
-        folder.mkdir()
-        manifest = {
-            "format": 2,
-            "study": "klabberjass-realplay",
-            "params": {},
-            "seed": seed,
-            "chunk_size": len(part),
-            "deals": len(part),
-            "chunks": 1,
-            "files": {},
-        }
-        (folder / "_manifest.json").write_text(json.dumps(manifest))
-        write_chunk(folder, 0, {k: list(part[k]) for k in part.columns})
-        folders.append(folder)
+        folders.append(study_folder(tmp_path / f"s{seed}", part, seed))
     write(realplay_tables(folders), tmp_path / "out", "cmd")
     t = read(tmp_path / "out")
     text = "\n".join(findings(t))
@@ -253,22 +245,8 @@ def test_the_findings_quote_the_tables_they_sit_beside(tmp_path, frame):
 
 
 def test_a_folder_with_a_gap_is_refused(tmp_path, frame):
-    from analysis.studies import write_chunk
-
-    folder = tmp_path / "gap"
-    folder.mkdir()
-    manifest = {
-        "format": 2,
-        "study": "klabberjass-realplay",
-        "params": {},
-        "seed": 1,
-        "chunk_size": 100,
-        "deals": 200,
-        "chunks": 2,
-        "files": {},
-    }
-    (folder / "_manifest.json").write_text(json.dumps(manifest))
-    part = frame.iloc[100:200]
-    write_chunk(folder, 1, {k: list(part[k]) for k in part.columns})
+    folder = study_folder(
+        tmp_path / "gap", frame.iloc[100:200], 1, chunk=1, chunk_size=100, deals=200
+    )
     with pytest.raises(ValueError, match="not 0 to 99 in order"):
         realplay_tables([folder])
