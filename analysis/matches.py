@@ -1041,7 +1041,11 @@ def klabberjass_duplicate_summary(df) -> dict[str, Any]:
       divided by the deals; interval clustered by pair;
     - ``deal_difference_one_leg``: for comparison, A's points minus B's per deal in
       leg 0 alone (all its deals, not duplicated), clustered by match;
-    - ``by_leg``: A's win rate in each leg (A sitting E, then D, in deal 0), Wilson.
+    - ``by_leg``: A's win rate in each leg (A sitting E, then D, in deal 0), Wilson;
+    - ``inference`` (when a player read the auction): decisions whose worlds were
+      conditioned on calls, candidate worlds drawn and kept, the fraction rejected,
+      candidates drawn a decision and the decisions that fell back to unconditioned
+      worlds.
     """
     leg0, leg1 = _legs(df)
     n = len(leg0)
@@ -1055,6 +1059,19 @@ def klabberjass_duplicate_summary(df) -> dict[str, Any]:
     ).to_list()
     deal = clustered_mean(sums, leg0["common_deals"].to_list())
     one_leg = clustered_mean((leg0["total_a"] - leg0["total_b"]).to_list(), leg0["deals"].to_list())
+    extra: dict[str, Any] = {}
+    if "inf_decisions" in df.columns:
+        dec, drawn, kept, falls = (
+            int(df[k].sum()) for k in ("inf_decisions", "inf_drawn", "inf_kept", "inf_fallbacks")
+        )
+        extra["inference"] = {
+            "decisions": dec,
+            "drawn": drawn,
+            "kept": kept,
+            "rejected_fraction": 1 - kept / drawn if drawn else 0.0,
+            "drawn_per_decision": drawn / dec if dec else 0.0,
+            "fallbacks": falls,
+        }
     return {
         "a": str(df["a"].iloc[0]),
         "b": str(df["b"].iloc[0]),
@@ -1085,6 +1102,7 @@ def klabberjass_duplicate_summary(df) -> dict[str, Any]:
         "a_bids_made": float(df["a_made"].sum() / max(1, df["a_bids"].sum())),
         "b_bids_made": float(df["b_made"].sum() / max(1, df["b_bids"].sum())),
         "a_sank": int(df["a_sank"].sum()),
+        **extra,
     }
 
 
@@ -1211,8 +1229,11 @@ def _headline_rows(run: str, summ: dict[str, Any], manifest: dict[str, Any]) -> 
             "deal_difference": "pairs",
             "deal_difference_one_leg": "matches",
         }
+        reads = params.get("inference", "none")
+        a = summ["a"] + (" reading the auction" if reads in ("a", "both") else "")
+        b = summ["b"] + (" reading the auction" if reads in ("b", "both") else "")
         for name, unit in units.items():
-            what = f"{summ['a']} vs {summ['b']}: {name}"
+            what = f"{a} vs {b}: {name}"
             rows.append({**base, "figure": what, "unit": unit} | summ[name])
     else:
         for f in summ["overall"]:
