@@ -256,6 +256,7 @@ STUDIES: dict[str, Study] = {
                 "sink_samples": 12,
                 "rules": "seed",
                 "format": "single",
+                "inference": "none",
             },
             {
                 "a": _choice("derived", "derived-declare", "scorecard", "thumb", "always"),
@@ -265,6 +266,7 @@ STUDIES: dict[str, Study] = {
                 "sink_samples": _COUNT,
                 "rules": _choice("seed"),  # the matches simulate the seed rules only
                 "format": _FORMAT,
+                "inference": _choice("none", "a", "b", "both"),
             },
             {"a_first_seat": "seat"},
         ),
@@ -430,7 +432,7 @@ _IDENTITY = ("study", "params", "seed", "chunk_size")
 #: Parameters added to a study after folders were written without them; their value
 #: here keeps the rows as they were, so an older manifest lacking one is read with it.
 _ADDED_PARAMS: dict[str, dict[str, Any]] = {
-    "klabberjass-matches": {"format": "single"},
+    "klabberjass-matches": {"format": "single", "inference": "none"},
     "carabin-matches": {"format": "single"},
 }
 
