@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from analysis.trees import TreeTimeoutError, TreeTooLargeError, optimal_tree
 from solver import carabin
-from solver.cards import suit_of
 from solver.carabin.rules import TRICK_ORDERS, Rules
+from solver.cards import suit_of
 from solver.games import get_game
 from tests.analysis.test_trees import assert_same_graph, generic_optimal_tree
 
