@@ -119,6 +119,41 @@ def _build(
     time_limit: float | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> nx.DiGraph:
+    """The tree built move by move; under a ``time_limit`` the engine's searches stop
+    at the deadline too (a single search of a whole deal of many players can be long)."""
+    if time_limit is None:
+        return _build_moves(game, position, depth, per_class, follow, max_nodes, None, progress)
+    from analysis.advice import _engine_core
+
+    core = _engine_core(game)
+    core.set_time_limit(time_limit)
+    found = [1]
+
+    def counted(positions: int) -> None:
+        found[0] = positions
+        if progress is not None:
+            progress(positions)
+
+    try:
+        return _build_moves(
+            game, position, depth, per_class, follow, max_nodes, time_limit, counted
+        )
+    except TimeoutError:
+        raise _timed_out(time_limit, found[0]) from None
+    finally:
+        core.set_time_limit(None)
+
+
+def _build_moves(
+    game: Game,
+    position: Any,
+    depth: int | None,
+    per_class: bool,
+    follow: str,
+    max_nodes: int,
+    time_limit: float | None,
+    progress: Callable[[int], None] | None,
+) -> nx.DiGraph:
     root = game.key(position)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     graph = nx.DiGraph(game=game.name, root=root, sides=list(game.sides), kind=follow)

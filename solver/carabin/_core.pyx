@@ -392,8 +392,8 @@ cdef class Core:
         equivalent cards; None unless ``per_class``). See _tree.h.
 
         ``progress``, if given, is called with the number of positions found so far
-        every few hundred positions expanded. The build stops like any search: Ctrl-C,
-        :meth:`stop` or the time limit (KeyboardInterrupt, TimeoutError).
+        every 64 positions expanded, and when the build stops. The build stops like any
+        search: Ctrl-C, :meth:`stop` or the time limit (KeyboardInterrupt, TimeoutError).
         """
         cdef cb_args a
         cdef cb_tree *t = NULL
@@ -413,12 +413,14 @@ cdef class Core:
             while r >= 0:
                 hooked = _stop_begin(&ctx.stop)
                 with nogil:
-                    r = cb_tree_run(ctx, t, 256)
-                _stop_end(&ctx.stop, hooked)
+                    r = cb_tree_run(ctx, t, 64)
+                try:
+                    if progress is not None and r != 0:  # stopped too: the count so far
+                        progress(t.nn)
+                finally:
+                    _stop_end(&ctx.stop, hooked)
                 if r != 1:
                     break
-                if progress is not None:
-                    progress(t.nn)
             if r == -1:
                 return None
             if r < 0:
