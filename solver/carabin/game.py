@@ -208,26 +208,36 @@ class Carabin(Game):
 class _FlatKeys:
     """The canonical text (``str(Position)``) of the positions of one tree, from the
     cards still held and the cards of the trick: every card's owner is that of the
-    root, so each seat's text is made once for each of its holdings."""
+    root, so the text of each half of the table is made once for each of its holdings
+    (a card played changes one half)."""
 
     def __init__(self, root: Position) -> None:
         self.root = root
         self.players = n = root.players
         self.prefix = f"trump={SUITS[root.trump]} bidder={root.bidder} lead="
         self.suffix = "" if root.trick_order == "alternate" else f" order={root.trick_order}"
-        self.seat_cards = [left | right for left, right in root.hands]
-        self.owner: dict[int, int] = {c: s for s in range(n) for c in cards_of(self.seat_cards[s])}
+        seat_cards = [left | right for left, right in root.hands]
+        self.owner: dict[int, int] = {c: s for s in range(n) for c in cards_of(seat_cards[s])}
         self.owner.update({c: (root.lead + j) % n for j, c in enumerate(root.trick)})
-        self.seat_text: list[dict[int, str]] = [{} for _ in range(n)]
+        half = (n + 1) // 2
+        self.halves = [range(half), range(half, n)]
+        self.half_cards = [sum(seat_cards[s] for s in seats) for seats in self.halves]
+        self.half_text: list[dict[int, str]] = [{}, {}]
+
+    def _half(self, k: int, held: int) -> str:
+        hands = self.root.hands
+        return " ".join(
+            f"{s}={format_holding(hands[s][0] & held)}/{format_holding(hands[s][1] & held)}"
+            for s in self.halves[k]
+        )
 
     def hands(self, held: int) -> str:
         out = []
-        for s, (left, right) in enumerate(self.root.hands):
-            mine = held & self.seat_cards[s]
-            text = self.seat_text[s].get(mine)
+        for k in (0, 1):
+            mine = held & self.half_cards[k]
+            text = self.half_text[k].get(mine)
             if text is None:
-                text = f"{s}={format_holding(left & mine)}/{format_holding(right & mine)}"
-                self.seat_text[s][mine] = text
+                text = self.half_text[k][mine] = self._half(k, mine)
             out.append(text)
         return " ".join(out)
 
