@@ -4,6 +4,7 @@ move by move in Python (analysis.trees._build, the reference), and its limits.""
 from __future__ import annotations
 
 import random
+import threading
 
 import pytest
 from hypothesis import given, settings
@@ -143,3 +144,19 @@ def test_core_refuses_bad_arguments():
     with pytest.raises(ValueError, match="hands"):
         core.optimal_tree(3, [0] * 5, *args[2:], 1, False, 100)
     assert core.optimal_tree(*args, 1, False, 0) is None
+
+
+def test_stopping_the_compiled_tree_leaves_the_core_usable():
+    game = game_of(5)
+    deal = game.random_deal(2)
+    root = deal.position(bidder=0, trump=suit_of(deal.turn))
+    core = carabin.core()
+    timer = threading.Timer(0.1, core.stop)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            optimal_tree(game, root, max_nodes=10**6)
+    finally:
+        timer.join()
+    small = random_position(5, 5, 2, 1, "alternate")
+    assert_same_graph(optimal_tree(game, small), generic_optimal_tree(game, small))
