@@ -67,16 +67,18 @@ def test_compiled_tree_equals_the_python_builder_four_tricks_from_the_end(player
         assert_same_graph(fast, generic_optimal_tree(game, root, per_class))
 
 
-@pytest.mark.parametrize(("players", "seed", "bidder"), [(3, 26, 2)])
-def test_compiled_tree_equals_the_python_builder_on_a_full_deal(players, seed, bidder):
+@pytest.mark.parametrize(("players", "seed", "bidder"), [(3, 26, 2), (3, 32, 2)])
+@pytest.mark.parametrize("per_class", [True, False])
+def test_compiled_tree_equals_the_python_builder_on_a_full_deal(players, seed, bidder, per_class):
     # a whole deal, every card still held (deals whose optimal tree is small enough for
-    # the Python builder: most full deals have hundreds of thousands of positions)
+    # the Python builder: 1,502 and 2,614 positions; most whole deals have hundreds of
+    # thousands)
     game = game_of(players)
     deal = game.random_deal(seed)
     root = deal.position(bidder=bidder, trump=suit_of(deal.turn))
-    fast = optimal_tree(game, root, per_class=True)
+    fast = optimal_tree(game, root, per_class=per_class)
     assert max(d for _, d in fast.nodes(data="depth")) == 8 * players
-    assert_same_graph(fast, generic_optimal_tree(game, root, per_class=True))
+    assert_same_graph(fast, generic_optimal_tree(game, root, per_class=per_class))
 
 
 def test_merged_transpositions_have_several_parents():
