@@ -29,7 +29,10 @@ extensions = [
         f"solver.{pyx.parent.name}._core",
         [str(pyx)],
         include_dirs=[str(pyx.parent), SHARED],
-        depends=[str(pyx.parent / "_core.h"), *map(str, sorted(Path(SHARED).glob("*.h")))],
+        depends=[
+            *map(str, sorted(pyx.parent.glob("*.h"))),
+            *map(str, sorted(Path(SHARED).glob("*.h"))),
+        ],
         extra_compile_args=compile_flags(dict(os.environ)),
     )
     for pyx in sorted(Path("solver").glob("*/_core.pyx"))

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -118,6 +118,7 @@ def advise(
     rules: Any = None,
     *,
     time_limit: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Advice:
     """Advise the seat to move by PIMC over ``samples`` worlds.
 
@@ -132,6 +133,7 @@ def advise(
         time_limit: seconds: the worlds are then solved one by one in this process and
             the advice rests on those finished in time (``samples`` says how many; the
             worlds are the first ones of the same draw).
+        progress: called with (worlds solved, worlds drawn) as the worlds are solved.
 
     Returns:
         The mean points and best rate of every legal card.
@@ -149,14 +151,16 @@ def advise(
     jobs = min(workers or os.cpu_count() or 1, max(1, samples // MIN_WORLDS_PER_WORKER))
     rates: tuple[list[int], list[int]] | None = None
     if time_limit is not None:
-        worlds, table, rates = _within(game, view, worlds, cards, time_limit)
+        worlds, table, rates = _within(game, view, worlds, cards, time_limit, progress)
         samples = len(worlds)
     elif jobs <= 1:  # in chunks, so the child positions of all worlds are never held at once
-        table = [
-            row
-            for i in range(0, samples, SOLVE_CHUNK)
-            for row in world_values(game, worlds[i : i + SOLVE_CHUNK], cards)
-        ]
+        # (smaller ones when progress is shown: one batch call each)
+        chunk = SOLVE_CHUNK if progress is None else max(10, min(SOLVE_CHUNK, samples // 20))
+        table = []
+        for i in range(0, samples, chunk):
+            table += world_values(game, worlds[i : i + chunk], cards)
+            if progress is not None:
+                progress(len(table), samples)
     else:
         size = -(-samples // jobs)
         chunks = [worlds[i : i + size] for i in range(0, samples, size)]
@@ -169,7 +173,11 @@ def advise(
                 chunks,
                 [cards] * len(chunks),
             )
-            table = [row for part in parts for row in part]
+            table = []
+            for part in parts:
+                table += part
+                if progress is not None:
+                    progress(len(table), samples)
     moves: dict[str, dict[str, float]] = {}
     best_counts = [0] * len(cards)
     for row in table:
@@ -231,7 +239,12 @@ def _engine_core(game: Game) -> Any:
 
 
 def _within(
-    game: Game, view: Any, worlds: list[Any], cards: list[int], seconds: float
+    game: Game,
+    view: Any,
+    worlds: list[Any],
+    cards: list[int],
+    seconds: float,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[list[Any], list[list[int]], tuple[list[int], list[int]] | None]:
     """The worlds solved, one by one, before ``seconds`` have passed: those worlds,
     their rows and (Carabin) the made and chelem counts."""
@@ -252,6 +265,8 @@ def _within(
             core.set_time_limit(None)
         done.append(world)
         table.extend(row)
+        if progress is not None:
+            progress(len(done), len(worlds))
         if view.game == "carabin":
             made = [a + b for a, b in zip(made, m, strict=True)]
             chelems = [a + b for a, b in zip(chelems, c, strict=True)]

@@ -18,11 +18,12 @@ shows where the game was won and lost.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from solver.cards import Card, as_card, card_str, parse_card_list
-from solver.errors import IllegalPlayError, UsageError
+from solver.errors import IllegalPlayError, TricklabError, UsageError
 from solver.games import Game
 
 
@@ -135,7 +136,14 @@ def parse_play(text: str) -> list[Card]:
     return parse_card_list(text.replace(",", " "), text)
 
 
-def review(game: Game, start: Any, play: str | list[int]) -> Review:
+def review(
+    game: Game,
+    start: Any,
+    play: str | list[int],
+    *,
+    time_limit: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Review:
     """Review a line of play from ``start``.
 
     Args:
@@ -143,6 +151,8 @@ def review(game: Game, start: Any, play: str | list[int]) -> Review:
         start: the position before the first card of the line.
         play: the cards played, in order: a text, or a list of cards (Card values,
             their numbers or their notations).
+        time_limit: seconds for the whole review (its searches stop at the deadline).
+        progress: called with (cards reviewed, cards) as the review goes.
 
     Returns:
         The review.
@@ -151,8 +161,39 @@ def review(game: Game, start: Any, play: str | list[int]) -> Review:
         NotationError: an unreadable card.
         UsageError: ``play`` neither a text nor a list of cards.
         IllegalPlayError: a card that may not be played; the message names it, its
-            place in the line and the legal cards.
+            place in the line and the legal cards (the whole line is checked before
+            any search).
+        TricklabError: not finished within ``time_limit``.
     """
+    cards, text = _cards(play)
+    _check_line(game, start, cards, text)
+    if time_limit is None:
+        return _review(game, start, cards, progress)
+    from analysis.advice import _engine_core
+
+    core = _engine_core(game)
+    core.set_time_limit(time_limit)
+    done = [0]
+
+    def counted(reviewed: int, total: int) -> None:
+        done[0] = reviewed
+        if progress is not None:
+            progress(reviewed, total)
+
+    try:
+        return _review(game, start, cards, counted)
+    except TimeoutError:
+        raise TricklabError(
+            f"the review was not finished within the time limit ({time_limit:g} s; "
+            f"{done[0]} of {len(cards)} cards reviewed): review from a later position, "
+            "or allow more time"
+        ) from None
+    finally:
+        core.set_time_limit(None)
+
+
+def _cards(play: str | list[int]) -> tuple[list[Card], str]:
+    """The cards of a line, and its text for messages."""
     if isinstance(play, str):
         cards = parse_play(play)
     elif isinstance(play, list | tuple):
@@ -165,13 +206,16 @@ def review(game: Game, start: Any, play: str | list[int]) -> Review:
     else:
         raise UsageError(f"invalid play {play!r:.80} (a text or a list of cards)")
     text = play if isinstance(play, str) else " ".join(card_str(c) for c in cards)
-    sides = game.sides
+    return cards, text
+
+
+def _check_line(game: Game, start: Any, cards: list[Card], text: str) -> None:
+    """Every card of the line may be played where it is.
+
+    Raises:
+        IllegalPlayError: the first that may not.
+    """
     position = start
-    taken = [0, 0]
-    first = game.value(start)
-    projected = [{sides[0]: first[0], sides[1]: first[1]}]
-    plays: list[PlayReview] = []
-    summary: dict[str, dict] = {}
     for i, card in enumerate(cards, 1):
         if position.is_over:
             raise IllegalPlayError(
@@ -183,6 +227,22 @@ def review(game: Game, start: Any, play: str | list[int]) -> Review:
                 f'card {i} {card_str(card)} of "{text}" may not be played by '
                 f'{game.seat_label(position.to_move)} in "{game.key(position)}" (legal: {legal})'
             )
+        position = game.step(position, card)[0]
+
+
+def _review(
+    game: Game, start: Any, cards: list[Card], progress: Callable[[int, int], None] | None
+) -> Review:
+    sides = game.sides
+    position = start
+    taken = [0, 0]
+    first = game.value(start)
+    projected = [{sides[0]: first[0], sides[1]: first[1]}]
+    plays: list[PlayReview] = []
+    summary: dict[str, dict] = {}
+    for i, card in enumerate(cards, 1):
+        if progress is not None:
+            progress(i - 1, len(cards))
         seat = game.seat_label(position.to_move)
         side = game.mover_side(position)
         # spades first, high to low, as cards are listed everywhere else

@@ -26,10 +26,12 @@ Graph attributes: ``game``, ``root`` (the root key), ``sides``, ``kind``
 (``optimal`` or ``all``), ``depth`` (for ``all``).
 
 Building: a game whose adapter has a compiled enumerator of the optimal DAG
-(:meth:`solver.games.Game.optimal_flat`, Klabberjass) gets its optimal trees from
-it in one call, as flat lists turned into the graph in bulk; every other tree
-(Carabin's, and every :func:`full_tree`) is built move by move by :func:`_build`.
-Both give the same graph, down to the order of nodes, edges and attributes.
+(:meth:`solver.games.Game.optimal_flat`: both games, ``kj_tree_build`` in
+``solver/klabberjass/_core.h`` and ``solver/carabin/_tree.h``) gets its optimal trees
+from it in one call, as flat lists turned into the graph in bulk; every other tree
+(every :func:`full_tree`) is built move by move by :func:`_build`, which stays the
+reference the compiled ones are tested against. Both give the same graph, down to the
+order of nodes, edges and attributes.
 
 >>> from solver.games import get_game
 >>> game = get_game("klabberjass")
@@ -98,6 +100,14 @@ class TreeTimeoutError(TricklabError):
     """A tree not finished within its time limit."""
 
 
+def _timed_out(time_limit: float | None, positions: int) -> TreeTimeoutError:
+    return TreeTimeoutError(
+        f"the tree was not finished within the time limit ({time_limit or 0:g} s; "
+        f"{positions} positions so far): start from a later position, "
+        "keep one card per class, or allow more time"
+    )
+
+
 def _build(
     game: Game,
     position: Any,
@@ -108,6 +118,41 @@ def _build(
     max_nodes: int,
     time_limit: float | None = None,
     progress: Callable[[int], None] | None = None,
+) -> nx.DiGraph:
+    """The tree built move by move; under a ``time_limit`` the engine's searches stop
+    at the deadline too (a single search of a whole deal of many players can be long)."""
+    if time_limit is None:
+        return _build_moves(game, position, depth, per_class, follow, max_nodes, None, progress)
+    from analysis.advice import _engine_core
+
+    core = _engine_core(game)
+    core.set_time_limit(time_limit)
+    found = [1]
+
+    def counted(positions: int) -> None:
+        found[0] = positions
+        if progress is not None:
+            progress(positions)
+
+    try:
+        return _build_moves(
+            game, position, depth, per_class, follow, max_nodes, time_limit, counted
+        )
+    except TimeoutError:
+        raise _timed_out(time_limit, found[0]) from None
+    finally:
+        core.set_time_limit(None)
+
+
+def _build_moves(
+    game: Game,
+    position: Any,
+    depth: int | None,
+    per_class: bool,
+    follow: str,
+    max_nodes: int,
+    time_limit: float | None,
+    progress: Callable[[int], None] | None,
 ) -> nx.DiGraph:
     root = game.key(position)
     deadline = None if time_limit is None else time.monotonic() + time_limit
@@ -122,11 +167,7 @@ def _build(
         nxt: list[str] = []
         for key in layer:
             if deadline is not None and time.monotonic() > deadline:
-                raise TreeTimeoutError(
-                    f"the tree was not finished within the time limit ({time_limit:g} s; "
-                    f"{len(positions)} positions so far): start from a later position, "
-                    "keep one card per class, or allow more time"
-                )
+                raise _timed_out(time_limit, len(positions))
             if progress is not None and graph.number_of_nodes() % 256 == 0:
                 progress(len(positions))
             pos = positions[key]
@@ -271,8 +312,9 @@ def optimal_tree(
         per_class: keep one edge per class of equivalent optimal cards (its lowest
             card; the edge's ``cards`` lists the class). Far smaller trees, for drawing.
         max_nodes: refuse to build a tree larger than this.
-        time_limit: seconds; checked between positions of the tree built in Python
-            (the compiled Klabberjass enumeration takes well under a second).
+        time_limit: seconds; the compiled Carabin enumeration stops within its
+            searches, the tree built in Python between positions (the compiled
+            Klabberjass enumeration takes well under a second and ignores it).
         progress: called now and then with the number of positions found so far.
 
     Returns:
@@ -285,7 +327,19 @@ def optimal_tree(
             :func:`solver.limits.max_tree_nodes`.
     """
     _check_max_nodes(max_nodes)
-    flat = game.optimal_flat(position, per_class, max_nodes)
+    found = [1]
+
+    def counted(positions: int) -> None:
+        found[0] = positions
+        if progress is not None:
+            progress(positions)
+
+    try:
+        flat = game.optimal_flat(
+            position, per_class, max_nodes, time_limit=time_limit, progress=counted
+        )
+    except TimeoutError:
+        raise _timed_out(time_limit, found[0]) from None
     if flat is None:
         return _build(
             game,

@@ -176,9 +176,23 @@ class Game:
         """The :meth:`value` of many positions (games may batch this)."""
         return [self.value(p) for p in positions]
 
-    def optimal_flat(self, position: Any, per_class: bool, max_nodes: int) -> FlatTree | None:
+    def optimal_flat(
+        self,
+        position: Any,
+        per_class: bool,
+        max_nodes: int,
+        *,
+        time_limit: float | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> FlatTree | None:
         """The optimal tree from ``position`` in one compiled call, or None if the game
-        has no such fast path (trees are then built move by move)."""
+        has no such fast path (trees are then built move by move).
+
+        ``time_limit`` (seconds) and ``progress`` (called now and then with the number
+        of positions found) as for :func:`analysis.trees.optimal_tree`; a game whose
+        enumeration takes well under a second may ignore them. A time limit that runs
+        out raises TimeoutError.
+        """
         return None
 
     def value_from_moves(self, position: Any, moves: dict[int, int]) -> tuple[int, int]:

@@ -15,7 +15,16 @@ import json
 import sys
 
 from analysis.advice import advise
-from analysis.cli.common import add_game, add_rules, count, game_of, read, seconds, whole
+from analysis.cli.common import (
+    Progress,
+    add_game,
+    add_rules,
+    count,
+    game_of,
+    read,
+    seconds,
+    whole,
+)
 from solver.limits import MAX_SAMPLES, max_workers
 
 HELP = "single-dummy advice (PIMC) from one player's view"
@@ -58,9 +67,19 @@ def run(args: argparse.Namespace) -> int:
     """Run ``tricklab advise``."""
     game = game_of(args)
     view = read(game, args.view, game.parse_view)
-    result = advise(
-        view, args.samples, args.seed, args.workers, game.rules, time_limit=args.time_limit
-    )
+    progress = Progress("advise", "worlds")
+    try:
+        result = advise(
+            view,
+            args.samples,
+            args.seed,
+            args.workers,
+            game.rules,
+            time_limit=args.time_limit,
+            progress=progress,
+        )
+    finally:
+        progress.done()
     if result.samples < args.samples:
         print(
             f"tricklab: note: the time limit ({args.time_limit:g} s) ran out: the advice "

@@ -30,7 +30,14 @@ players); a random bidder, the turn-up suit trump, seat 0 leading. ``--what pimc
 alone plays whole (plain) contracts card by card by PIMC at every seat
 (:class:`analysis.play.CarabinPimc`, 20 worlds a decision, one core). ``--reference-deals
 K`` also checks the engine against the reference minimax on K deals cut down to one
-card a hand.
+card a hand. ``--what tree`` and ``--what advice`` alone measure, as for Klabberjass,
+the full optimal trick tree (the compiled enumeration) and the advice of PIMC over 200
+worlds (one core), from a position with ``--tricks`` tricks left (default 4; 8 is the
+whole deal): a random deal, bidder and trump as above, its first tricks played at
+random; the advice is for the seat to move there, from his view.
+
+``--what tree`` and ``--what advice`` run 20 deals unless ``--deals`` says otherwise
+(the other benchmarks 1000).
 
 The transposition table is cleared before every timed deal, so every figure is for a
 first solve. ``--json`` prints the figures as one object.
@@ -65,6 +72,7 @@ from solver.carabin.deal import Deal as CarabinDeal
 from solver.carabin.engine import DEFAULT_TT_MB
 from solver.carabin.position import Position as CarabinPosition
 from solver.cards import SUITS, card_str, format_holding, suit_of
+from solver.errors import TricklabError
 from solver.games import Game
 from solver.klabberjass.deal import Deal as KlabberjassDeal
 from solver.klabberjass.rules import Rules
@@ -81,6 +89,7 @@ EXAMPLES = (
 )
 _DEALS = count("--deals", 1, MAX_BENCH_DEALS)
 _REFERENCE = count("--reference-deals", 0, MAX_REFERENCE_DEALS)
+_TRICKS = count("--tricks", 1, 8)
 
 KLABBERJASS_WHAT = ("solve", "table", "tree", "advice", "pimc", "realplay")
 CARABIN_WHAT = ("exact", "make", "chelem")
@@ -89,7 +98,12 @@ CARABIN_WHAT = ("exact", "make", "chelem")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``tricklab bench``."""
     add_game(parser)
-    parser.add_argument("--deals", type=_DEALS, default=1000, help="number of random deals")
+    parser.add_argument(
+        "--deals",
+        type=_DEALS,
+        default=None,
+        help="number of random deals (default 20 for tree and advice, else 1000)",
+    )
     parser.add_argument(
         "--seed", type=whole("--seed"), default=1, help="seed of the deals (default 1)"
     )
@@ -102,7 +116,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help=f"what to measure: klabberjass {', '.join(KLABBERJASS_WHAT)} (default solve); "
         f"carabin a comma-separated list of {', '.join(CARABIN_WHAT)} "
-        "(default exact,make; make for 6 players)",
+        "(default exact,make; make for 6 players), or one of pimc, tree, advice",
+    )
+    parser.add_argument(
+        "--tricks",
+        type=_TRICKS,
+        default=None,
+        help="carabin --what tree or advice: tricks left in the position (default 4; "
+        "8 is the whole deal)",
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument(
@@ -119,6 +140,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``tricklab bench``."""
     game = game_of(args)
+    if args.deals is None:
+        args.deals = 20 if args.what in ("tree", "advice") else 1000
+    if args.tricks is not None and (game.name != "carabin" or args.what not in ("tree", "advice")):
+        raise UsageError("--tricks goes with carabin --what tree or advice")
     if game.name == "carabin":
         report, lines = _carabin(game, args)
     else:
@@ -500,13 +525,16 @@ def _timed(search: Callable[[], Any], limit: float | None) -> tuple[Any, float, 
 def _carabin(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
     if args.what == "pimc":
         return _carabin_pimc(game, args)
+    if args.what in ("tree", "advice"):
+        return _carabin_analysis(game, args)
     n = game.rules.players
     order = game.rules.trick_order
     kinds = (args.what or ("make" if n == 6 else "exact,make")).split(",")
     for k in kinds:
         if k not in CARABIN_WHAT:
             raise UsageError(
-                f"unknown --what '{k}' for carabin (expected exact, make, chelem, or pimc alone)"
+                f"unknown --what '{k}' for carabin "
+                "(expected exact, make, chelem, or one of pimc, tree, advice alone)"
             )
     rng = random.Random(args.seed)
     tt = DEFAULT_TT_MB
@@ -642,3 +670,125 @@ def _carabin_reference(n: int, count: int, rng: random.Random, order: str, tt: i
         if carabin.value(p, tt_mb=tt) != carabin_points(p)[0]:
             bad += 1
     return {"positions": count, "disagreements": bad}
+
+
+#: Worlds of the Carabin advice benchmark, as for Klabberjass.
+ADVICE_SAMPLES = 200
+
+
+def _carabin_start(
+    n: int, order: str, tricks: int, rng: random.Random
+) -> tuple[CarabinPosition, str]:
+    """A random deal, bidder and turn-up trump, seat 0 leading, played at random until
+    ``tricks`` tricks are left: that position, and the view of the seat to move there."""
+    d = CarabinDeal.random(players=n, rng=rng)
+    p = d.position(bidder=rng.randrange(n), trump=suit_of(d.turn), trick_order=order)
+    line = []
+    for _ in range((8 - tricks) * n):
+        line.append(rng.choice(p.legal_moves()))
+        p = p.play(line[-1])
+    me = p.to_move
+    view = (
+        f"players={n} seat={me} bidder={p.bidder} trump={SUITS[p.trump]} "
+        f"turn={card_str(d.turn)} hand={format_holding(p.hands[me][0])}/"
+        f"{format_holding(p.hands[me][1])} played={','.join(map(card_str, line))}"
+    )
+    if order != "alternate":
+        view += f" order={order}"
+    return p, view
+
+
+def _carabin_analysis(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
+    """Seconds a Carabin optimal tree (and its positions) or a PIMC advice, ``--tricks``
+    tricks from the end; a time limit that runs out counts the limit."""
+    from analysis.trees import MAX_NODES, TreeTimeoutError, TreeTooLargeError, optimal_tree
+
+    n, order = game.rules.players, game.rules.trick_order
+    tricks = 4 if args.tricks is None else args.tricks
+    limit = args.time_limit
+    rng = random.Random(args.seed)
+    core = carabin.core(DEFAULT_TT_MB)
+    times: list[float] = []
+    sizes: list[int] = []
+    worlds: list[int] = []
+    over = too_large = 0
+    progress = Progress("bench", "deals")
+    for i in range(args.deals):
+        start, view_text = _carabin_start(n, order, tricks, rng)
+        core.clear()  # every figure is for a first solve
+        t0 = time.perf_counter()
+        if args.what == "tree":
+            try:
+                sizes.append(optimal_tree(game, start, time_limit=limit).number_of_nodes())
+            except TreeTimeoutError:
+                over += 1
+            except TreeTooLargeError:
+                too_large += 1
+        else:
+            view = game.parse_view(view_text)
+            try:
+                solved = advise(view, ADVICE_SAMPLES, i, 1, time_limit=limit).samples
+            except TricklabError:  # not one world within the limit
+                solved = 0
+            worlds.append(solved)
+            over += solved < ADVICE_SAMPLES
+        times.append(time.perf_counter() - t0)
+        progress(i + 1, args.deals)
+    progress.done()
+    what = (
+        "full optimal tree"
+        if args.what == "tree"
+        else f"advice over {ADVICE_SAMPLES} worlds (one core)"
+    )
+    report: dict = {
+        "game": "carabin",
+        "what": args.what,
+        "players": n,
+        "deals": args.deals,
+        "seed": args.seed,
+        "tricks": tricks,
+        "trick_order": order,
+        "median_s": round(statistics.median(times), 4),
+        "mean_s": round(statistics.fmean(times), 4),
+        "max_s": round(max(times), 4),
+    }
+    lines = [
+        f"Carabin {what}, {n} players, {args.deals} random deals (seed {args.seed}), "
+        f"{tricks} tricks left"
+        + (f" (the first {8 - tricks} played at random)" if tricks < 8 else " (a whole deal)")
+        + f", random bidder, turn-up suit trump, {order}; table cleared per deal",
+        f"  median {report['median_s']:.3f} s, mean {report['mean_s']:.3f} s, "
+        f"max {report['max_s']:.3f} s",
+    ]
+    if args.what == "tree":
+        report["too_large"] = too_large
+        if sizes:
+            report["median_nodes"] = int(statistics.median(sizes))
+            report["max_nodes"] = max(sizes)
+            lines.append(
+                f"  positions per tree: median {report['median_nodes']}, "
+                f"max {report['max_nodes']} ({len(sizes)} trees finished)"
+            )
+        if too_large:
+            lines.append(
+                f"  {too_large} of {args.deals} trees have more than {MAX_NODES} positions "
+                "(counted at the time it took to find out)"
+            )
+    else:
+        report["samples"] = ADVICE_SAMPLES
+        report["median_worlds"] = int(statistics.median(worlds))
+    if limit is not None:
+        report["time_limit_s"] = limit
+        report["over_limit"] = over
+        if over:
+            lines.append(
+                f"  {over} of {args.deals} ran out of the {limit:g} s limit (stopped there: "
+                "the figures are lower bounds"
+                + (
+                    f"; median worlds solved {report['median_worlds']}"
+                    if args.what == "advice"
+                    else ""
+                )
+                + ")"
+            )
+    return report, lines

@@ -4,7 +4,8 @@ With ``--json`` one JSON line per puzzle: ``{"position", "goal", "solution", "ra
 and the extra keys of :meth:`analysis.puzzles.Puzzle.to_json`; otherwise a readable
 diagram per puzzle. ``--out DIR`` also writes ``puzzles.jsonl``, one diagram per puzzle
 (``--render svg`` by default, or ``png``) and the printable ``sheet.html``. Finding
-fewer puzzles than asked within ``--max-candidates`` is exit status 1.
+fewer puzzles than asked within ``--max-candidates`` (or ``--time-limit``, which stops
+the searches at the deadline and keeps the puzzles found) is exit status 1.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 
-from analysis.cli.common import GAME_NAMES, UsageError, count, finite, whole
+from analysis.advice import _engine_core
+from analysis.cli.common import GAME_NAMES, UsageError, count, finite, seconds, whole
 from analysis.cli.textio import position_diagram
 from analysis.puzzles.generate import Puzzle, default_min_decisions, iter_puzzles
 from analysis.puzzles.render import puzzle_title, solution_text, write_diagrams
@@ -57,6 +60,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--max-candidates", type=_CANDIDATES, default=None, help="give up after this many"
     )
+    p.add_argument(
+        "--time-limit",
+        type=seconds,
+        default=None,
+        metavar="SECONDS",
+        help="stop after SECONDS, keeping the puzzles found by then",
+    )
     p.add_argument("--json", action="store_true", help="one JSON line per puzzle")
     p.add_argument("--out", default=None, help="folder for puzzles.jsonl, diagrams and sheet")
     p.add_argument("--render", choices=("svg", "png"), default=None, help="diagram format")
@@ -96,10 +106,16 @@ def run(args: argparse.Namespace) -> int:
     )
     limit = args.max_candidates if args.max_candidates is not None else 2000 * args.count
     show = sys.stderr.isatty() and not args.json
+    start = time.monotonic()
+    shown = [start]  # when the progress line was last written
+    tried = [0]
 
-    def progress(tried: int, found: int) -> None:
-        if show and tried % 50 == 0:
-            print(f"\r{found}/{args.count} puzzles, {tried} candidates", end="", file=sys.stderr)
+    def progress(count: int, found: int) -> None:
+        tried[0] = count
+        now = time.monotonic()
+        if show and now - start >= 1.0 and now - shown[0] >= 0.2:
+            shown[0] = now
+            print(f"\r{found}/{args.count} puzzles, {count} candidates", end="", file=sys.stderr)
 
     found: list[Puzzle] = []
     it = iter_puzzles(
@@ -114,15 +130,33 @@ def run(args: argparse.Namespace) -> int:
         max_candidates=limit,
         progress=progress,
     )
-    for p in it:
-        found.append(p)
-        print(json.dumps(p.to_json()) if args.json else _text(p, len(found)), flush=True)
-        if len(found) >= args.count:
-            break
-    if show:
+    core = _engine_core(get_game(args.game)) if args.time_limit is not None else None
+    timed_out = False
+    if core is not None:
+        core.set_time_limit(args.time_limit)  # a deadline for every search from now on
+    try:
+        for p in it:
+            found.append(p)
+            print(json.dumps(p.to_json()) if args.json else _text(p, len(found)), flush=True)
+            if len(found) >= args.count:
+                break
+    except TimeoutError:
+        timed_out = True
+    finally:
+        if core is not None:
+            core.set_time_limit(None)
+    if show and shown[0] > start:
         print(file=sys.stderr)
     if args.out is not None:
         _write(found, Path(args.out), args.render or "svg", args.game)
+    if len(found) < args.count and timed_out:
+        print(
+            f"tricklab: error: found {len(found)} of {args.count} puzzles within the time "
+            f"limit ({args.time_limit:g} s, {tried[0]} candidates tried; try fewer cards, "
+            "players or themes, or allow more time)",
+            file=sys.stderr,
+        )
+        return 1
     if len(found) < args.count:
         print(
             f"tricklab: error: found {len(found)} of {args.count} puzzles in {limit} candidates "

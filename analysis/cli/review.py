@@ -1,7 +1,8 @@
 """``tricklab review <game> "<position or deal>" --play "<cards>"``: the loss of every card.
 
 The start is a position, or a deal with its contract (``trump=``, and ``bidder=`` for
-Carabin). ``--json`` prints ``{"plays": [{"card", "loss", "best", ...}, ...], ...}``,
+Carabin); the whole line is checked before any search. ``--time-limit`` bounds the
+review (a line not reviewed in time is one error line). ``--json`` prints ``{"plays": [{"card", "loss", "best", ...}, ...], ...}``,
 one row per card played; otherwise a table of the plays.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from analysis.cli.common import add_game, add_rules, game_of, read
+from analysis.cli.common import Progress, add_game, add_rules, game_of, read, seconds
 from analysis.review import review
 
 HELP = "loss of every card of a line of play"
@@ -28,6 +29,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--play", required=True, help='the cards played, in order: "AS KS 7H"')
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--time-limit",
+        type=seconds,
+        default=None,
+        metavar="SECONDS",
+        help="give up after SECONDS with one error line (a whole deal of five or six "
+        "players can take long to solve)",
+    )
     add_rules(parser)
 
 
@@ -35,7 +44,11 @@ def run(args: argparse.Namespace) -> int:
     """Run ``tricklab review``."""
     game = game_of(args)
     start = read(game, args.start, game.parse_start)
-    result = review(game, start, args.play)
+    progress = Progress("review", "cards")
+    try:
+        result = review(game, start, args.play, time_limit=args.time_limit, progress=progress)
+    finally:
+        progress.done()
     if args.json:
         print(json.dumps(result.to_json()))
     else:

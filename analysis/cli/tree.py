@@ -3,24 +3,30 @@
 By default every line of optimal play, transpositions merged; ``--all --depth N``
 every legal line to N cards. ``--json`` prints the tree as networkx node-link JSON,
 each edge with its ``card`` and ``loss``; otherwise a summary and the critical
-decisions (where only one card, or class of cards, keeps the value).
+decisions (where only one card, or class of cards, keeps the value). ``--random
+[--seed S] [--players N]`` starts from a random deal instead: its turn-up suit trump,
+seat 0 (E) leading and, in Carabin, bidding.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 from analysis.cli.common import (
     Progress,
     UsageError,
     add_game,
+    add_players,
     add_rules,
     add_time_limit,
     count,
     game_of,
     read,
+    whole,
 )
+from solver.cards import suit_of
 from solver.limits import MAX_DEPTH, max_tree_nodes
 
 HELP = "trick tree of a position (networkx node-link JSON)"
@@ -29,6 +35,7 @@ HELP = "trick tree of a position (networkx node-link JSON)"
 EXAMPLES = (
     'tricklab tree klabberjass "trump=H lead=E E=A.7.. D=K.8.."',
     'tricklab tree klabberjass "trump=H lead=E E=A.7.. D=K.8.." --json --all --depth 2',
+    "tricklab tree carabin --random --seed 3 --players 3 --all --depth 2",
 )
 
 _DEPTH = count("--depth", 1, MAX_DEPTH)
@@ -38,7 +45,18 @@ _NODES = count("--max-nodes", 1, max_tree_nodes(), "what this machine's memory h
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``tricklab tree``."""
     add_game(parser)
-    parser.add_argument("position", help='a position, e.g. "trump=H lead=E E=A.7.. D=K.8.."')
+    parser.add_argument(
+        "position", nargs="?", help='a position, e.g. "trump=H lead=E E=A.7.. D=K.8.."'
+    )
+    parser.add_argument(
+        "--random",
+        action="store_true",
+        help="start from a random deal (turn-up suit trump, seat 0 leads and bids)",
+    )
+    parser.add_argument(
+        "--seed", type=whole("--seed"), default=None, help="seed of the random deal"
+    )
+    add_players(parser)
     parser.add_argument("--json", action="store_true", help="print networkx node-link JSON")
     parser.add_argument(
         "--all", action="store_true", help="every legal line, not only optimal ones"
@@ -62,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--depth goes with --all (the optimal tree always runs to the end)")
     if args.all and args.depth is None:
         raise UsageError("--all needs --depth N (every legal line to N cards)")
-    position = read(game, args.position, game.parse_position)
+    position = _start(game, args)
     progress = Progress("tree", "positions")
     limits = {"max_nodes": args.max_nodes, "time_limit": args.time_limit, "progress": progress}
     try:
@@ -89,3 +107,27 @@ def run(args: argparse.Namespace) -> int:
             f"(next best loses {c['margin']}) in {c['position']}"
         )
     return 0
+
+
+def _start(game: Any, args: argparse.Namespace) -> Any:
+    """The root: the position given, or (``--random``) a random deal's first card."""
+    if args.random:
+        if args.position is not None:
+            raise UsageError(
+                f'give either a position or --random, not both (got "{args.position}" and --random)'
+            )
+        deal = game.random_deal(args.seed)
+        start = read(game, str(deal), game.parse_deal)
+        return start.position(bidder=0, trump=suit_of(deal.turn), **_order(game))
+    if args.seed is not None:
+        raise UsageError("--seed goes with --random (it seeds the random deal)")
+    if args.players is not None:
+        raise UsageError("--players goes with --random (a position says how many play)")
+    if args.position is None:
+        raise UsageError("no position given (a position, or --random)")
+    return read(game, args.position, game.parse_position)
+
+
+def _order(game: Any) -> dict:
+    order = getattr(game.rules, "trick_order", None)
+    return {} if order is None else {"trick_order": order}

@@ -1,6 +1,6 @@
 """Typed stub of the compiled Carabin core."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 MAX_MEGABYTES: int
@@ -70,6 +70,21 @@ class Core:
         trick: Sequence[int],
         guess: int,
     ) -> list[tuple[int, int]]: ...
+    def optimal_tree(
+        self,
+        n: int,
+        hands: Sequence[int],
+        trump: int,
+        bidder: int,
+        leader: int,
+        h: int,
+        order: int,
+        trick: Sequence[int],
+        guess: int,
+        per_class: bool,
+        max_nodes: int,
+        progress: Callable[[int], None] | None = None,
+    ) -> dict[str, Any] | None: ...
     def values(
         self,
         n: Any,

@@ -13,7 +13,7 @@ others are given. Every argument is checked here before C sees it: a bad one rai
 TypeError or ValueError.
 """
 
-from libc.stdint cimport int8_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, uint64_t
 
 include "stop.pxi"
 
@@ -41,6 +41,35 @@ cdef extern from "_core.h" nogil:
                       int leader, int h, int order, const int *trick, int k)
     int cb_moves(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder, int leader,
                  int h, int order, const int *trick, int k, int guess, int *cards, int *values)
+
+cdef extern from "_tree.h" nogil:
+    ctypedef struct cb_tree:
+        int nn, nm, ne
+        uint64_t *held
+        uint64_t *tcards
+        int8_t *lead
+        int8_t *hk
+        int16_t *value
+        int16_t *rem
+        int16_t *depth
+        int8_t *crit
+        int *mstart
+        int8_t *mcard
+        int16_t *mvalue
+        int *eu
+        int *ev
+        int8_t *ecard
+        int8_t *ewon
+        int16_t *evalue
+        int16_t *eloss
+        int16_t *epts
+        uint64_t *eclass
+    int cb_tree_start(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder,
+                      int leader, int h, int order, const int *trick, int k, int guess,
+                      int per_class, int max_nodes, cb_tree **out)
+    int cb_tree_run(cb_ctx *c, cb_tree *t, int budget)
+    void cb_tree_free(cb_tree *t)
+    uint64_t cb_to_external "cb_tree_to_external" (const cb_ctx *c, uint64_t m)
 
 include "checks.pxi"
 
@@ -346,3 +375,77 @@ cdef class Core:
                     break
                 vout[i] = v
         _stop_end(&self.ctx.stop, hooked)
+
+    def optimal_tree(self, n, hands, trump, bidder, leader, h, order, trick, guess, per_class,
+                     max_nodes, progress=None):
+        """The DAG of optimal play from a position, as flat lists (None if over max_nodes).
+
+        The position's arguments are those of :meth:`value`. Nodes, in order of
+        discovery (breadth-first; node 0 is the root): ``held`` (every card still held,
+        52-card form), ``trick`` (the set of cards of the unfinished trick), ``lead``,
+        ``h``, ``value`` (the bidder's exact points from here), ``rem`` (points left),
+        ``depth``, ``critical`` and ``mstart`` (node i's legal cards are
+        ``mcard[mstart[i]:mstart[i + 1]]``, ascending, with the mover's side's points
+        ``mvalue``; none for a finished position). Edges: ``u``, ``v`` (node indices),
+        ``card``, ``value`` (the mover's side's points), ``loss``, ``won`` (trick winner
+        or -1), ``points`` (of the trick completed) and ``cls`` (the set of the card's
+        equivalent cards; None unless ``per_class``). See _tree.h.
+
+        ``progress``, if given, is called with the number of positions found so far
+        every 64 positions expanded, and when the build stops. The build stops like any
+        search: Ctrl-C, :meth:`stop` or the time limit (KeyboardInterrupt, TimeoutError).
+        """
+        cdef cb_args a
+        cdef cb_tree *t = NULL
+        cdef cb_ctx *ctx = self.ctx
+        cdef int r, i
+        cdef int limit = _cint(max_nodes, "max_nodes", 0, 2**31 - 1, "0..2**31-1")
+        cdef bint pc = bool(per_class)
+        self._position(n, hands, trump, bidder, leader, h, order, trick, &a)
+        cdef int g = _cint(guess, "guess", -(2**31), 2**31 - 1, "an int")
+        cdef bint hooked
+        try:
+            hooked = _stop_begin(&ctx.stop)
+            with nogil:
+                r = cb_tree_start(ctx, a.n, a.hands, a.trump, a.bidder, a.leader, a.h,
+                                  a.order, a.trick, a.k, g, pc, limit, &t)
+            _stop_end(&ctx.stop, hooked)
+            while r >= 0:
+                hooked = _stop_begin(&ctx.stop)
+                with nogil:
+                    r = cb_tree_run(ctx, t, 64)
+                try:
+                    if progress is not None and r != 0:  # stopped too: the count so far
+                        progress(t.nn)
+                finally:
+                    _stop_end(&ctx.stop, hooked)
+                if r != 1:
+                    break
+            if r == -1:
+                return None
+            if r < 0:
+                raise MemoryError("cannot allocate the optimal tree")
+            nn, nm, ne = t.nn, t.nm, t.ne
+            return {
+                "held": [cb_to_external(ctx, t.held[i]) for i in range(nn)],
+                "trick": [cb_to_external(ctx, t.tcards[i]) for i in range(nn)],
+                "lead": [t.lead[i] for i in range(nn)],
+                "h": [t.hk[i] for i in range(nn)],
+                "value": [t.value[i] for i in range(nn)],
+                "rem": [t.rem[i] for i in range(nn)],
+                "depth": [t.depth[i] for i in range(nn)],
+                "critical": [t.crit[i] for i in range(nn)],
+                "mstart": [t.mstart[i] for i in range(nn + 1)],
+                "mcard": [t.mcard[i] for i in range(nm)],
+                "mvalue": [t.mvalue[i] for i in range(nm)],
+                "u": [t.eu[i] for i in range(ne)],
+                "v": [t.ev[i] for i in range(ne)],
+                "card": [t.ecard[i] for i in range(ne)],
+                "evalue": [t.evalue[i] for i in range(ne)],
+                "loss": [t.eloss[i] for i in range(ne)],
+                "won": [t.ewon[i] for i in range(ne)],
+                "points": [t.epts[i] for i in range(ne)],
+                "cls": [t.eclass[i] for i in range(ne)] if pc else None,
+            }
+        finally:
+            cb_tree_free(t)

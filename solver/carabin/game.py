@@ -14,12 +14,12 @@ from typing import Any
 from solver.carabin import engine
 from solver.carabin.deal import Deal
 from solver.carabin.position import Position
-from solver.carabin.rules import Rules, card_points, card_power
+from solver.carabin.rules import HANDS, Rules, card_points, card_power
 from solver.carabin.table import deal_table
 from solver.carabin.view import View
-from solver.cards import text_arg
+from solver.cards import SUITS, card_str, cards_of, format_holding, text_arg
 from solver.errors import NotationError, RulesError
-from solver.protocol import DealTable, Game
+from solver.protocol import DealTable, FlatTree, Game
 
 
 class Carabin(Game):
@@ -70,6 +70,73 @@ class Carabin(Game):
     def values(self, positions: Sequence[Any]) -> list[tuple[int, int]]:
         bs = engine.values(positions)
         return [(b, p.points_left() - b) for b, p in zip(bs, positions, strict=True)]
+
+    def optimal_flat(
+        self,
+        position: Any,
+        per_class: bool,
+        max_nodes: int,
+        *,
+        time_limit: float | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> FlatTree | None:
+        """The compiled enumeration (``_tree.h``); ``time_limit`` bounds it all, and a
+        limit that runs out raises TimeoutError."""
+        engine_core = engine.core()
+        args = engine._args(position)
+        engine_core.set_time_limit(time_limit)
+        try:
+            raw = engine_core.optimal_tree(
+                *args, engine._guess(position), per_class, max_nodes, progress
+            )
+        finally:
+            engine_core.set_time_limit(None)
+        if raw is None:
+            return FlatTree(False)
+        keys = _FlatKeys(position).keys(raw["held"], raw["trick"], raw["lead"], raw["h"])
+        n, bidder = position.players, position.bidder
+        value0 = raw["value"]
+        value1 = [r - v for r, v in zip(raw["rem"], value0, strict=True)]
+        start = raw["mstart"]
+        mover = [  # a position with no legal card is finished
+            (lead + trick.bit_count()) % n if a < b else -1
+            for lead, trick, a, b in zip(
+                raw["lead"], raw["trick"], start[:-1], start[1:], strict=True
+            )
+        ]
+        side = [-1 if m < 0 else 0 if m == bidder else 1 for m in mover]
+        edge_cards = None
+        if per_class:
+            members: dict[int, list[int]] = {}
+            edge_cards = []
+            for mask in raw["cls"]:
+                cards = members.get(mask)
+                if cards is None:
+                    cards = members[mask] = sorted(
+                        cards_of(mask), key=lambda c: -card_power(c, position.trump)
+                    )
+                edge_cards.append(cards)
+        return FlatTree(
+            complete=True,
+            keys=keys,
+            value0=value0,
+            value1=value1,
+            mover=mover,
+            side=side,
+            depth=raw["depth"],
+            critical=raw["critical"],
+            move_start=start,
+            move_card=raw["mcard"],
+            move_value=raw["mvalue"],
+            edge_u=raw["u"],
+            edge_v=raw["v"],
+            edge_card=raw["card"],
+            edge_value=raw["evalue"],
+            edge_loss=raw["loss"],
+            edge_won=raw["won"],
+            edge_points=raw["points"],
+            edge_cards=edge_cards,
+        )
 
     def power(self, position: Any, card: int) -> int:
         return card_power(card, position.trump)
@@ -136,3 +203,61 @@ class Carabin(Game):
         progress: Callable[[int, int], None] | None = None,
     ) -> DealTable:
         return deal_table(deal, self.rules, time_limit=time_limit, progress=progress)
+
+
+class _FlatKeys:
+    """The canonical text (``str(Position)``) of the positions of one tree, from the
+    cards still held and the cards of the trick: every card's owner is that of the
+    root, so the text of each half of the table is made once for each of its holdings
+    (a card played changes one half)."""
+
+    def __init__(self, root: Position) -> None:
+        self.root = root
+        self.players = n = root.players
+        self.prefix = f"trump={SUITS[root.trump]} bidder={root.bidder} lead="
+        self.suffix = "" if root.trick_order == "alternate" else f" order={root.trick_order}"
+        seat_cards = [left | right for left, right in root.hands]
+        self.owner: dict[int, int] = {c: s for s in range(n) for c in cards_of(seat_cards[s])}
+        self.owner.update({c: (root.lead + j) % n for j, c in enumerate(root.trick)})
+        half = (n + 1) // 2
+        self.halves = [range(half), range(half, n)]
+        self.half_cards = [sum(seat_cards[s] for s in seats) for seats in self.halves]
+        self.half_text: list[dict[int, str]] = [{}, {}]
+
+    def _half(self, k: int, held: int) -> str:
+        hands = self.root.hands
+        return " ".join(
+            f"{s}={format_holding(hands[s][0] & held)}/{format_holding(hands[s][1] & held)}"
+            for s in self.halves[k]
+        )
+
+    def hands(self, held: int) -> str:
+        out = []
+        for k in (0, 1):
+            mine = held & self.half_cards[k]
+            text = self.half_text[k].get(mine)
+            if text is None:
+                text = self.half_text[k][mine] = self._half(k, mine)
+            out.append(text)
+        return " ".join(out)
+
+    def trick(self, cards: int, lead: int) -> str:
+        n, owner = self.players, self.owner
+        played = sorted(cards_of(cards), key=lambda c: (owner[c] - lead) % n)
+        return " trick=" + ",".join(card_str(c) for c in played)
+
+    def keys(
+        self, held: list[int], trick: list[int], lead: list[int], hand: list[int]
+    ) -> list[str]:
+        hands: dict[int, str] = {}
+        tricks: dict[tuple[int, int], str] = {}
+        out = []
+        for h, t, ld, k in zip(held, trick, lead, hand, strict=True):
+            ht = hands.get(h)
+            if ht is None:
+                ht = hands[h] = self.hands(h)
+            tt = ""
+            if t:
+                tt = tricks.get((t, ld)) or tricks.setdefault((t, ld), self.trick(t, ld))
+            out.append(f"{self.prefix}{ld} next={HANDS[k]} {ht}{tt}{self.suffix}")
+        return out

@@ -174,7 +174,16 @@ class Klabberjass(Game):
         es = engine.values(positions, self.rules)
         return [(e, self.points_left(p) - e) for e, p in zip(es, positions, strict=True)]
 
-    def optimal_flat(self, position: Any, per_class: bool, max_nodes: int) -> FlatTree | None:
+    def optimal_flat(
+        self,
+        position: Any,
+        per_class: bool,
+        max_nodes: int,
+        *,
+        time_limit: float | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> FlatTree | None:
+        # well under a second for a full deal: the time limit and progress are not needed
         raw = engine.core().optimal_tree(*self._args(position), per_class, max_nodes)
         if raw is None:
             return FlatTree(False)
