@@ -9,8 +9,9 @@ contracts played, so a sample size can be priced::
     python tools/carabin_match_cost.py 5 --sets 1 --out runs/cost5 --json cost5.json
 
 A set is one game per seating: ``players`` games to 10. With ``--limit S`` the run is
-stopped after S seconds of wall time and the measurement says so (``finished``
-false), with the contracts played until then.
+stopped after S seconds of wall time (at the next Python instruction: a search in the
+compiled core finishes first) and the measurement says so (``finished`` false), with
+the contracts started until then (the last one unfinished).
 """
 
 from __future__ import annotations
