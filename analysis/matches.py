@@ -1188,6 +1188,140 @@ def carabin_duplicate_summary(df) -> dict[str, Any]:
     }
 
 
+def carabin_seating_summary(df) -> list[dict[str, Any]]:
+    """Two policies in duplicate Carabin games, per seating and pooled: games won a
+    seat and points a deal, each policy and their difference on the same cards.
+
+    ``df``: the rows of ``carabin-matches`` studies run with ``format=duplicate`` and
+    two policies (a ``seed`` column, when present, keeps the sets of several seeds
+    apart). A is the policy of player 0 in seating 0 (the first of ``policies``), B the
+    other. A player's *points a deal* is his final score over the deals of his game.
+
+    For a seating, A's value is its mean over the seats A holds there (``a_seats``);
+    B's is B's mean in the same seats over the other seatings (the same cards, deal by
+    deal, while both games last), and ``estimate`` is A minus B. ``pooled``: A's mean
+    over every seat and seating minus B's. One value a set (the games of a set share
+    their deals; sets are independent), so every interval is a 95 % t-interval over
+    sets: clustered by duplicate set. With one policy against a field of the other
+    (``realplay,thumb,thumb``) each seating puts A in one seat.
+
+    Returns:
+        one row per seating and ``pooled``, and per measure (``games won a seat``,
+        ``points a deal``): ``seating``, ``policies``, ``a_seats``, ``measure``, ``a``,
+        ``b``, A's ``a_estimate, a_low, a_high`` (with ``a_null``: the fair share 1 /
+        players for games won, else empty), B's ``b_estimate``, and the difference
+        ``estimate, low, high, n`` (sets), ``contains_null`` (0 inside the interval).
+
+    Raises:
+        ValueError: not a duplicate study, or not two policies.
+    """
+    if "seating" not in df.columns:
+        raise ValueError(
+            "not a duplicate study (no 'seating' column): run it with format=duplicate"
+        )
+    names = list(dict.fromkeys(df.sort_values(["seating", "player"])["policy"]))
+    if len(names) != 2:
+        raise ValueError(f"a seating summary compares two policies, not {len(names)} ({names})")
+    a, b = names
+    players = int(df["player"].max()) + 1
+    keys = ["seed", "match"] if "seed" in df.columns else ["match"]
+    d = df.assign(points=df["score"] / df["deals"], set=df.groupby(keys).ngroup())
+    first = d[d["set"] == 0].sort_values("player")
+    seatings = first.groupby("seating")["policy"].agg(list).to_dict()
+    rows = []
+    for measure, col in (("games won a seat", "win"), ("points a deal", "points")):
+        # per set, seat and policy: the mean over the seatings that put it in that seat
+        cell = d.groupby(["set", "player", "policy"])[col].mean().unstack("policy")
+        for j in sorted(seatings):
+            held = [p for p, name in enumerate(seatings[j]) if name == a]
+            part = d[(d["seating"] == j) & (d["player"].isin(held))]
+            av = part.groupby("set")[col].mean()
+            bv = cell.loc[(slice(None), held), b].groupby(level="set").mean()
+            rows.append(_seating_row(j, seatings[j], held, measure, a, b, av, bv, players))
+        av = d[d["policy"] == a].groupby("set")[col].mean()
+        bv = d[d["policy"] == b].groupby("set")[col].mean()
+        rows.append(_seating_row("pooled", None, None, measure, a, b, av, bv, players))
+    return rows
+
+
+def _seating_row(seating, names, held, measure, a, b, av, bv, players) -> dict[str, Any]:
+    both = (av - bv).dropna()
+    ae, de = t_interval(av.to_list()), t_interval(both.to_list())
+    return {
+        "seating": seating,
+        "policies": "/".join(names) if names else "",
+        "a_seats": ",".join(map(str, held)) if held else "all",
+        "measure": measure,
+        "a": a,
+        "b": b,
+        "a_estimate": ae.mean,
+        "a_low": ae.low,
+        "a_high": ae.high,
+        "a_null": 1 / players if measure == "games won a seat" else "",
+        "b_estimate": float(bv.mean()),
+        "estimate": de.mean,
+        "low": de.low,
+        "high": de.high,
+        "n": de.n,
+        "contains_null": bool(de.low <= 0 <= de.high),
+    }
+
+
+def seating_summary(folders: Sequence[str | Path], out: str | Path, command: str) -> dict:
+    """Summarise duplicate Carabin studies of two policies (:func:`carabin_seating_summary`)
+    into ``OUT.csv`` (the rows of each run, then, for runs that differ only in their
+    seed, the rows of their sets together: ``seed`` ``both``) and ``OUT.json`` (each
+    run's manifest and the command that regenerates it, and ``command``, the one that
+    wrote the summary)."""
+    import pandas as pd
+
+    runs: list[dict[str, Any]] = []
+    rows: list[dict[str, Any]] = []
+    groups: dict[str, list[tuple[str, dict[str, Any], Any]]] = {}
+    for folder in folders:
+        manifest = read_manifest(folder)
+        if manifest["study"] != "carabin-matches":
+            raise ValueError(f"{folder} holds a {manifest['study']} study, not carabin-matches")
+        df = read_study(folder).assign(seed=manifest["seed"])
+        params = manifest["params"]
+        name = Path(folder).name
+        base = {
+            "run": name,
+            "players": params["players"],
+            "play": params["play"],
+            "samples": params["samples"] if params["play"] == "pimc" else "",
+            "seed": manifest["seed"],
+            "sets": int(df["match"].nunique()),
+            "deals_per_game": round(
+                float(df.groupby(["match", "seating"])["deals"].first().mean()), 3
+            ),
+        }
+        rows += [{**base, **r} for r in carabin_seating_summary(df)]
+        runs.append({"run": name, "command": study_command(folder, manifest), "study": manifest})
+        key = json.dumps(params, sort_keys=True)
+        groups.setdefault(key, []).append((name, base, df))
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        df = pd.concat([g[2] for g in group], ignore_index=True)
+        base = {
+            **group[0][1],
+            "run": " + ".join(g[0] for g in group),
+            "seed": "both",
+            "sets": sum(g[1]["sets"] for g in group),
+            "deals_per_game": round(
+                float(df.groupby(["seed", "match", "seating"])["deals"].first().mean()), 3
+            ),
+        }
+        rows += [{**base, **r} for r in carabin_seating_summary(df)]
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    data = {"command": command, "runs": runs}
+    out.with_suffix(".json").write_text(json.dumps(data, indent=1) + "\n")
+    _write_csv(out.with_suffix(".csv"), rows)
+    return data
+
+
 def study_command(folder: str | Path, manifest: dict[str, Any]) -> str:
     """The ``tricklab study`` command line that regenerates a study folder.
 
@@ -1362,7 +1496,9 @@ def main(argv: list[str] | None = None) -> int:
     ``python -m analysis.matches summary MATCH_DIR OUT.json`` summarises a match study;
     ``python -m analysis.matches duplicate-summary OUT_STEM MATCH_DIR...`` summarises
     duplicate match studies into ``OUT_STEM.json`` and ``OUT_STEM.csv``
-    (:func:`duplicate_summary`)."""
+    (:func:`duplicate_summary`); ``python -m analysis.matches seating-summary OUT_STEM
+    MATCH_DIR...`` gives two Carabin policies per seating and pooled, games won and
+    points a deal (:func:`seating_summary`)."""
 
     args = sys.argv[1:] if argv is None else argv
     if len(args) == 2 and args[0] == "rule":
@@ -1379,6 +1515,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {err}", file=sys.stderr)
             return 2
         print(f"wrote {Path(args[1]).with_suffix('.json')} and .csv ({len(data['runs'])} runs)")
+        return 0
+    if len(args) >= 3 and args[0] == "seating-summary":
+        command = "python -m analysis.matches " + " ".join(args)
+        try:
+            data = seating_summary(args[2:], args[1], command)
+        except (ValueError, OSError) as err:  # StudyError is a ValueError
+            print(f"error: {err}", file=sys.stderr)
+            return 2
+        print(f"wrote {Path(args[1]).with_suffix('.csv')} and .json ({len(data['runs'])} runs)")
         return 0
     if len(args) == 3 and args[0] == "summary":
         df = read_study(args[1])
@@ -1399,7 +1544,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(
         "usage: python -m analysis.matches rule BIDDING_DIR | summary MATCH_DIR OUT.json"
-        " | duplicate-summary OUT_STEM MATCH_DIR...",
+        " | duplicate-summary OUT_STEM MATCH_DIR... | seating-summary OUT_STEM MATCH_DIR...",
         file=sys.stderr,
     )
     return 2

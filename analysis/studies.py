@@ -42,7 +42,7 @@ Guarantees (docs/cli.md ``study``):
   at a time, so memory does not grow with ``deals``.
 
 >>> print(*sorted(STUDIES))
-carabin-bidding carabin-matches carabin-realplay klabberjass-bidding klabberjass-matches klabberjass-realplay klabberjass-sinking klabberjass-sinking-realplay
+carabin-bidding carabin-matches carabin-realplay carabin-realplay-name klabberjass-bidding klabberjass-matches klabberjass-realplay klabberjass-sinking klabberjass-sinking-realplay
 """
 
 from __future__ import annotations
@@ -314,6 +314,22 @@ STUDIES: dict[str, Study] = {
                 "time_limit": _seconds,
             },
             {"turn": "card"},
+        ),
+        Study(
+            "carabin-realplay-name",
+            "Carabin: a row a random deal (the deals of carabin-realplay): seat deal % players "
+            "names his longest suit other than the turn-up suit (round 2), whatever his hand; "
+            "made or not double dummy and by PIMC on every seat (samples worlds a decision)",
+            "analysis.bidding.carabin_naming:naming_chunk",
+            10,
+            {"players": 4, "samples": 20, "trick_order": "alternate", "time_limit": 0.0},
+            {
+                "players": _PLAYERS,
+                "samples": _COUNT,
+                "trick_order": _TRICK_ORDER,
+                "time_limit": _seconds,
+            },
+            {"turn": "card", "trump": "suit"},
         ),
         Study(
             "klabberjass-realplay",

@@ -365,3 +365,98 @@ def test_seed_rows_compare_and_pool_two_seeds():
     assert diff["high"] - diff["estimate"] == pytest.approx(1.959964 * 5, rel=1e-5)
     assert pooled["high"] - pooled["estimate"] == pytest.approx(1.959964 * 2.5, rel=1e-5)
     assert diff["contains_null"] and diff["n"] == 200 and pooled["seed"] == "both"
+
+
+def _lone_frame(seed: int = 3, sets: int = 6) -> pd.DataFrame:
+    """Synthetic duplicate rows of ``a`` alone against two ``b`` (3 players, three
+    seatings: a in seat 0, 2, 1), with random scores, deals and wins."""
+    rng = random.Random(seed)
+    seatings = carabin_seatings(["a", "b", "b"], 3)
+    rows = []
+    for m in range(sets):
+        for j, seating in enumerate(seatings):
+            deals = rng.randrange(8, 20)
+            winner = rng.randrange(3)
+            for p, name in enumerate(seating):
+                rows.append(
+                    {"match": m, "seating": j, "player": p, "policy": name,
+                     "score": 10 if p == winner else rng.randrange(0, 10),
+                     "win": float(p == winner), "bids": 1, "made": 0, "deals": deals}
+                )  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_seating_summary_compares_the_same_seat_across_seatings():
+    import statistics
+
+    from analysis.matches import carabin_seating_summary
+
+    df = _lone_frame()
+    rows = carabin_seating_summary(df)
+    assert len(rows) == 2 * (3 + 1)  # two measures, three seatings and pooled
+    seatings = carabin_seatings(["a", "b", "b"], 3)
+    for r in rows:
+        col = "win" if r["measure"] == "games won a seat" else "points"
+        d = df.assign(points=df["score"] / df["deals"])
+        if r["seating"] == "pooled":
+            a = d[d["policy"] == "a"].groupby("match")[col].mean()
+            b = d[d["policy"] == "b"].groupby("match")[col].mean()
+        else:
+            seat = seatings[r["seating"]].index("a")
+            assert r["a_seats"] == str(seat) and r["policies"] == "/".join(seatings[r["seating"]])
+            here = d[d["player"] == seat]
+            a = here[here["seating"] == r["seating"]].set_index("match")[col]
+            b = here[here["policy"] == "b"].groupby("match")[col].mean()  # two other seatings
+        diffs = (a - b).to_list()
+        half = 2.5706 * statistics.stdev(diffs) / len(diffs) ** 0.5  # t, 5 degrees of freedom
+        assert r["estimate"] == pytest.approx(statistics.mean(diffs))
+        assert (r["low"], r["high"]) == pytest.approx(
+            (r["estimate"] - half, r["estimate"] + half), abs=1e-3
+        )
+        assert r["a_estimate"] == pytest.approx(a.mean()) and r["n"] == 6
+        assert r["a_null"] == (pytest.approx(1 / 3) if col == "win" else "")
+    wins = [r for r in rows if r["measure"] == "games won a seat" and r["seating"] != "pooled"]
+    pooled = next(
+        r for r in rows if r["measure"] == "games won a seat" and r["seating"] == "pooled"
+    )
+    assert pooled["estimate"] == pytest.approx(statistics.mean(r["estimate"] for r in wins))
+
+
+def test_seating_summary_keeps_the_sets_of_two_seeds_apart():
+    from analysis.matches import carabin_seating_summary
+
+    both = pd.concat(
+        [_lone_frame(3).assign(seed=1), _lone_frame(4).assign(seed=2)], ignore_index=True
+    )
+    rows = carabin_seating_summary(both)
+    assert {r["n"] for r in rows} == {12}
+    one = carabin_seating_summary(_lone_frame(3))
+    assert rows[0]["estimate"] != pytest.approx(one[0]["estimate"])
+    with pytest.raises(ValueError, match="two policies, not 3"):
+        carabin_seating_summary(both.assign(policy=both["player"].map({0: "x", 1: "y", 2: "z"})))
+    with pytest.raises(ValueError, match="format=duplicate"):
+        carabin_seating_summary(both.drop(columns="seating"))
+
+
+def test_seating_summary_command_pools_runs_that_differ_only_in_seed(tmp_path, capsys):
+    import csv
+    import json
+
+    from analysis.studies import run_study
+
+    params = {"players": 3, "format": "duplicate", "policies": "always,thumb,thumb"}
+    for seed in (1, 2):
+        run_study("carabin-matches", 2, seed, tmp_path / f"s{seed}", workers=1,
+                  progress=False, params=params)  # fmt: skip
+    out = tmp_path / "o" / "seating"
+    argv = ["seating-summary", str(out), str(tmp_path / "s1"), str(tmp_path / "s2")]
+    assert matches.main(argv) == 0
+    data = json.loads(out.with_suffix(".json").read_text())
+    assert data["command"] == "python -m analysis.matches " + " ".join(argv)
+    assert "--param policies=always,thumb,thumb" in data["runs"][0]["command"]
+    with out.with_suffix(".csv").open() as fh:
+        table = list(csv.DictReader(fh))
+    assert [r["seed"] for r in table] == ["1"] * 8 + ["2"] * 8 + ["both"] * 8
+    assert {r["a"] for r in table} == {"always"} and {r["n"] for r in table} == {"2", "4"}
+    assert matches.main(["seating-summary", str(out), str(tmp_path / "nothing")]) == 2
+    assert "nothing" in capsys.readouterr().err

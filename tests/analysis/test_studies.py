@@ -747,6 +747,7 @@ def test_data_dictionary_names_every_column_of_every_study(tmp_path):
         ("klabberjass-realplay", 1, {"samples": 2}),
         ("klabberjass-sinking-realplay", 6, {"samples": 2, "sink_samples": 2}),
         ("carabin-realplay", 1, {"players": 3, "samples": 2}),
+        ("carabin-realplay-name", 1, {"players": 3, "samples": 2}),
     ]
     for name, deals, params in small:
         df = read_study(_tiny(tmp_path, name, deals, deals, **params))
