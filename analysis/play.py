@@ -28,10 +28,12 @@ every world and adding up; the tests check it):
   points, so only the first of each class (in notation order) is solved;
 - one compiled call a decision (:meth:`solver.klabberjass._core.Core.pimc`): it draws
   the worlds itself (:func:`solver.klabberjass._core.sample_hands` gives the same ones
-  to anyone who asks with the seed), finds each world's value, then totals the classes
-  one after another, the most often best first: a class is dropped as soon as its
-  shortfall against the worlds' values exceeds that of the best total so far, and each
-  of its searches is cut to the window that can still matter;
+  to anyone who asks with the seed), finds each world's value with an upper bound of
+  every other class there (a class the search would not try in that world, being
+  dominated by another class's card, is not searched), then totals the classes one
+  after another, the most often best first: a class is dropped as soon as its bounds
+  show a shortfall against the worlds' values above that of the best total so far,
+  and each of its searches is cut to the window that can still matter;
 - one transposition table for every world and every decision (its entries are keyed on
   both hands, so they hold in any world).
 
