@@ -2,13 +2,13 @@
 measure and check the compiled decision (``Core.pimc``) alone.
 
     python tools/pimc_decisions.py record --deals 20 --seed 5 --out /tmp/dec.json
-    python tools/pimc_decisions.py replay /tmp/dec.json [--exact] [--repeat 3]
+    python tools/pimc_decisions.py replay /tmp/dec.json [--exact] [--repeat 3] [--by-size]
 
 ``record`` plays every contract of ``--deals`` random deals as the study does
 (:func:`analysis.bidding.realplay.realplay_chunk`) and saves the arguments and the
 choice of every searched decision, in order. ``replay`` makes the same calls on a fresh
-table (so the table's history is the study's), reports seconds, child searches and
-nodes, and fails if a choice differs from the recorded one; with ``--exact`` it also
+table (so the table's history is the study's; ``--tt-mb``, default the players'
+:data:`analysis.play.PIMC_TT_MB`), reports seconds, child searches and nodes, and fails if a choice differs from the recorded one; with ``--exact`` it also
 solves every candidate in every world (``exact=True``) and checks the choice is the
 argmax of the totals, ties to the first. Under callgrind:
 
@@ -25,6 +25,7 @@ import random
 import sys
 import time
 
+from analysis.play import PIMC_TT_MB
 from solver.klabberjass import engine
 
 
@@ -64,12 +65,15 @@ def record(deals: int, seed: int, out: str) -> None:
     print(f"{len(calls)} decisions recorded in {elapsed:.2f} s ({deals} deals) -> {out}")
 
 
-def replay(path: str, exact: bool, repeat: int, tt_mb: int | None = None) -> int:
+def replay(
+    path: str, exact: bool, repeat: int, tt_mb: int | None = None, by_size: bool = False
+) -> int:
     with open(path) as f:
         data = json.load(f)
     calls = data["calls"]
-    core = engine.core(tt_mb)
+    core = engine.core(PIMC_TT_MB if tt_mb is None else tt_mb)
     best = None
+    sizes: dict[tuple[int, str], list[int]] = {}  # (cards in hand, leads/replies): [n, nodes]
     for _ in range(repeat):
         core.clear()
         nodes = core.nodes
@@ -77,9 +81,15 @@ def replay(path: str, exact: bool, repeat: int, tt_mb: int | None = None) -> int
         bad = 0
         start, cpu = time.perf_counter(), time.process_time()
         for args, cands, chosen in calls:
+            before = core.nodes
             i, _sums, s, _ = core.pimc(*args, cands)
             searches += s
             bad += i != chosen
+            if by_size:
+                key = (bin(args[0]).count("1"), "leads" if args[8] == -1 else "replies")
+                acc = sizes.setdefault(key, [0, 0])
+                acc[0] += 1
+                acc[1] += core.nodes - before
         elapsed = time.perf_counter() - start
         cpu = time.process_time() - cpu
         best = elapsed if best is None else min(best, elapsed)
@@ -90,6 +100,14 @@ def replay(path: str, exact: bool, repeat: int, tt_mb: int | None = None) -> int
         )
         if bad:
             return 1
+    if by_size:
+        total = sum(a[1] for a in sizes.values())
+        print("nodes by decision (cards in the mover's hand, leads or replies):")
+        for (cards, kind), (n, nodes) in sorted(sizes.items(), reverse=True):
+            print(
+                f"  {cards} cards, {kind:7}: {n:5} decisions, {nodes:10} nodes "
+                f"({100 * nodes / total:4.1f}%), {nodes // n} a decision"
+            )
     if exact:
         wrong = 0
         for args, cands, chosen in calls:
@@ -113,11 +131,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--exact", action="store_true")
     p.add_argument("--repeat", type=int, default=1)
     p.add_argument("--tt-mb", type=int, default=None)
+    p.add_argument("--by-size", action="store_true", help="nodes by size of decision")
     a = parser.parse_args(argv)
     if a.cmd == "record":
         record(a.deals, a.seed, a.out)
         return 0
-    return replay(a.path, a.exact, a.repeat, a.tt_mb)
+    return replay(a.path, a.exact, a.repeat, a.tt_mb, a.by_size)
 
 
 if __name__ == "__main__":

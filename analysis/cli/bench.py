@@ -332,16 +332,18 @@ def _klabberjass_advice(game: Game, args: argparse.Namespace) -> tuple[dict, lis
 
 def _klabberjass_pimc(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
     """Milliseconds a contract played by PIMC on both sides (20 worlds a decision)."""
-    from analysis.play import Advised, DoubleDummy, Pimc, play_deal
+    from analysis.play import PIMC_TT_MB, Advised, DoubleDummy, Pimc, play_deal
 
     rules, samples = game.rules, 20
     rng = random.Random(args.seed)
     deals = [KlabberjassDeal.random(rng.getrandbits(64)) for _ in range(args.deals)]
-    core = klabberjass.core()
     clock = time.perf_counter
 
-    def run(make: Callable[[int], tuple], count: int) -> tuple[list[float], list[tuple]]:
+    def run(
+        make: Callable[[int], tuple], count: int, tt_mb: int | None = None
+    ) -> tuple[list[float], list[tuple]]:
         times, stats = [], []
+        core = klabberjass.core(tt_mb)  # the table the policies search with
         core.clear()  # each way starts from an empty table
         for i, d in enumerate(deals[:count]):
             policies = make(i)
@@ -363,7 +365,7 @@ def _klabberjass_pimc(game: Game, args: argparse.Namespace) -> tuple[dict, list[
     def pimc(i: int) -> tuple:
         return (Pimc(samples, seed=2 * i), Pimc(samples, seed=2 * i + 1))
 
-    times, stats = run(pimc, args.deals)
+    times, stats = run(pimc, args.deals, PIMC_TT_MB)
     dd_times, _ = run(lambda i: (DoubleDummy(), DoubleDummy()), args.deals)
     n = args.deals
     report: dict = {
@@ -410,16 +412,18 @@ def _klabberjass_realplay(game: Game, args: argparse.Namespace) -> tuple[dict, l
     """Milliseconds a contract and deals a second of the ``klabberjass-realplay`` study."""
     from analysis.bidding.klabberjass import deal_tables
     from analysis.bidding.realplay import pimc_policy, played_row, realplay_deals
-    from analysis.play import DEFAULT_SAMPLES
+    from analysis.play import DEFAULT_SAMPLES, PIMC_TT_MB
 
     rules, samples, n = game.rules, DEFAULT_SAMPLES, args.deals
     _, deals, play_seeds = realplay_deals(random.Random(args.seed), n)
-    core = klabberjass.core()
+    # the deal table's and the players' tables (one if of one size)
+    cores = list({id(c): c for c in (klabberjass.core(), klabberjass.core(PIMC_TT_MB))}.values())
     clock, cpu = time.perf_counter, time.process_time
-    core.clear()  # a study's worker starts with an empty table
+    for core in cores:
+        core.clear()  # a study's worker starts with empty tables
     times, deal_times = [], []
     decisions = searches = 0
-    nodes, cpu_start = core.nodes, cpu()
+    nodes, cpu_start = sum(c.nodes for c in cores), cpu()
     for deal, seed in zip(deals, play_seeds, strict=True):
         start = clock()
         (table,) = deal_tables([deal], rules)
@@ -448,7 +452,7 @@ def _klabberjass_realplay(game: Game, args: argparse.Namespace) -> tuple[dict, l
         "cpu_deals_per_second": round(n / cpu_seconds, 2) if cpu_seconds > 0 else None,
         "decisions_per_contract": round(decisions / contracts, 2),
         "searches_per_contract": round(searches / contracts, 1),
-        "nodes_per_contract": round((core.nodes - nodes) / contracts),
+        "nodes_per_contract": round((sum(c.nodes for c in cores) - nodes) / contracts),
     }
     lines = [
         f"Klabberjass realplay study: {n} random deals (seed {args.seed}), rules "

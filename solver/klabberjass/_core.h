@@ -654,15 +654,13 @@ static int kj_mover_child(kj_ctx *c, const kj_node *n, int m, int lo, int hi)
  *
  * With exact != 0 every candidate is solved in every world; its points are written to
  * values[w * k + i] and its total to sums[i]. Otherwise (values unused, may be NULL)
- * the same choice is made with less work: the worlds' values V_w (the best card's) are
- * found first; a candidate's total is then the sum of V_w less its losses against
- * them, and the candidates are totalled one after another, the one most often best
- * (by the table's best lead) first. A later candidate may lose no more than the best
- * so far did (one point less if it comes after it in the order of ties): it is
- * dropped as soon as it has, and each of its searches asks only what can still
- * matter (is the card worth V_w? if not, is it worth more than V_w minus the loss it
- * can still afford, and then exactly how much). sums[i] is the total of every
- * candidate that was completed, -1 for one dropped. *searches counts child searches.
+ * the same choice is made with less work: each world's value V_w (the best
+ * candidate's) is found together with an upper bound of every other candidate there
+ * (or its exact value); a candidate's total is then the sum of V_w less its losses
+ * against them, and the candidates are totalled one after another, the one most often
+ * best first, each dropped as soon as its bounds show it cannot win. sums[i] is the
+ * total of every candidate that was completed, -1 for one dropped. *searches counts
+ * child searches.
  * Returns -2 (nothing solved) if a candidate is not a legal card of the mover. */
 static int kj_pimc(kj_ctx *c, uint64_t mine, uint64_t known, uint64_t pool, int need, int count,
                    uint64_t seed, const uint64_t *preset, int trump, int leader, int trick,
@@ -673,9 +671,11 @@ static int kj_pimc(kj_ctx *c, uint64_t mine, uint64_t known, uint64_t pool, int 
     uint64_t *opp = (uint64_t *)malloc((size_t)count * sizeof(uint64_t));
     kj_node *nodes = (kj_node *)malloc((size_t)count * sizeof(kj_node));
     int *root = (int *)malloc((size_t)count * sizeof(int));
+    int *bound = (int *)malloc((size_t)count * (size_t)k * sizeof(int));
+    uint8_t *isexact = (uint8_t *)malloc((size_t)count * (size_t)k);
     int chosen = -1, im[KJ_MAX_HAND], votes[KJ_MAX_HAND];
     *searches = 0;
-    if (!opp || !nodes || !root) goto done;
+    if (!opp || !nodes || !root || !bound || !isexact) goto done;
     c->age++;
     if (preset) memcpy(opp, preset, (size_t)count * sizeof(uint64_t));
     else kj_sample(pool, need, count, seed, opp);
@@ -690,6 +690,31 @@ static int kj_pimc(kj_ctx *c, uint64_t mine, uint64_t known, uint64_t pool, int 
         sums[i] = exact ? 0 : -1;
         if (!((legal >> im[i]) & 1)) { chosen = -2; goto done; }
     }
+    /* each candidate's class (the cards equivalent to it in every world), and whether
+     * the candidates' classes hold every legal card */
+    uint32_t cls[KJ_MAX_HAND], covered = 0;
+    int cover;
+    {
+        uint32_t others = kj_to_internal(c, known | pool) | (nodes[0].lc >= 0 ? 1u << nodes[0].lc : 0u);
+        for (int i = 0; i < k; i++) cls[i] = 0;
+        for (int s = 0; s < 4; s++) {
+            uint32_t cur = 0;
+            int last = -1;
+            for (int p = 7; p >= 0; p--) {
+                int x = 8 * s + p;
+                int brk = (others >> x) & 1;
+                if (!brk && ((legal >> x) & 1) && cur && c->pts[last] != c->pts[x]) brk = 1;
+                if (brk && cur) {
+                    for (int i = 0; i < k; i++) if ((cur >> im[i]) & 1) { cls[i] = cur; covered |= cur; }
+                    cur = 0;
+                }
+                if (!((others >> x) & 1) && ((legal >> x) & 1)) { cur |= 1u << x; last = x; }
+            }
+            if (cur)
+                for (int i = 0; i < k; i++) if ((cur >> im[i]) & 1) { cls[i] = cur; covered |= cur; }
+        }
+        cover = covered == legal;
+    }
     if (exact) {
         for (int w = 0; w < count; w++)
             for (int i = 0; i < k; i++) {
@@ -703,56 +728,84 @@ static int kj_pimc(kj_ctx *c, uint64_t mine, uint64_t known, uint64_t pool, int 
             if (sums[i] > sums[chosen]) chosen = i;
         goto done;
     }
-    /* every world's value, and which lead the table found best */
+    /* Each world: the most promising candidate (the table's best lead there, else the
+     * one best in most worlds so far, else the search's own order) is solved exactly,
+     * the others are asked whether they beat the best value V so far (window
+     * (V, V + 1)): if one does it is solved and becomes the best, else its fail-soft
+     * result is kept as an upper bound. A candidate whose class holds no card the
+     * search would try in this world (kj_lead_reps, kj_follow_reps: it is dominated
+     * by a card of another class) is not searched: it is worth at most the world's
+     * value. That needs the candidates' classes to hold every legal card. */
     long total_root = 0;
     for (int w = 0; w < count; w++) {
         const kj_node *n = &nodes[w];
-        int ev = kj_exact(c, n->hE, n->hD, n->leader, n->lc, n->rem);
-        root[w] = mover == 0 ? ev : n->rem - ev;
-        total_root += root[w];
+        int *ub = &bound[w * k];
+        uint8_t *ex = &isexact[w * k];
+        uint32_t hl = n->leader ? n->hD : n->hE, hf = n->leader ? n->hE : n->hD, reps;
+        int hint = -1;
         if (n->lc < 0) {
             uint64_t key = (uint64_t)n->hE | ((uint64_t)n->hD << 32);
             unsigned tag = 1u | ((unsigned)c->trump << 1) | ((unsigned)n->leader << 3);
-            int ncards = kj_popc(n->hE) + kj_popc(n->hD);
-            kj_entry *e = kj_tt_find(kj_bucket(c, key, tag, ncards), key, tag);
-            if (e && e->best)
-                for (int i = 0; i < k; i++) votes[i] += im[i] == e->best - 1;
+            kj_entry *e = kj_tt_find(kj_bucket(c, key, tag, kj_popc(n->hE) + kj_popc(n->hD)), key, tag);
+            if (e && e->best) hint = e->best - 1;
+            reps = kj_lead_reps(c, hl, hf);
+        } else {
+            reps = kj_follow_reps(c, kj_replies(c, hf, n->lc), hl | (1u << n->lc), n->lc);
         }
+        int order[KJ_MAX_HAND], score[KJ_MAX_HAND], no = 0;
+        for (int i = 0; i < k; i++) {
+            int h = n->lc >= 0 ? kj_follow_score(c, n->lc, im[i]) : kj_lead_score(c, im[i], hf);
+            no = tl_insert(order, score, no, i, im[i] == hint ? 1 << 20 : votes[i] * 1024 + h);
+        }
+        int first = order[0], best = kj_mover_child(c, n, im[first], -1, n->rem + 1);
+        (*searches)++;
+        ub[first] = best;
+        ex[first] = 1;
+        for (int j = 1; j < no; j++) {
+            int i = order[j];
+            if (cover && !(cls[i] & reps)) { ex[i] = 2; continue; } /* bound: V, below */
+            int v = kj_mover_child(c, n, im[i], best, best + 1);
+            (*searches)++;
+            ex[i] = v > best;
+            if (ex[i]) {
+                v = kj_mover_child(c, n, im[i], v - 1, n->rem + 1);
+                (*searches)++;
+                best = v;
+            }
+            ub[i] = v;
+        }
+        for (int i = 0; i < k; i++) {
+            if (ex[i] == 2) { ub[i] = best; ex[i] = 0; }
+            votes[i] += ex[i] && ub[i] == best;
+        }
+        root[w] = best;
+        total_root += best;
     }
-    /* candidates: the most votes first, then (a reply) the search's own order, then
-     * the order of ties */
+    /* Then the candidates one after another, best in the most worlds first: a later
+     * one may lose no more against the worlds' values than the best so far did (one
+     * point less if it comes after it in the order of ties). Its bounds give the loss
+     * it has at least; it is dropped if that is already too much, else each world
+     * not solved exactly is searched for only what can still matter (more than its
+     * bound less the loss it can still afford, and then exactly how much). */
     int corder[KJ_MAX_HAND], cscore[KJ_MAX_HAND], nc = 0;
-    for (int i = 0; i < k; i++) {
-        int h = nodes[0].lc >= 0 ? kj_follow_score(c, nodes[0].lc, im[i]) : 0;
-        nc = tl_insert(corder, cscore, nc, i, votes[i] * 1024 + h);
-    }
+    for (int i = 0; i < k; i++) nc = tl_insert(corder, cscore, nc, i, votes[i] * 16 + (k - i));
     long best_sum = 0;
     for (int j = 0; j < nc; j++) {
         int i = corder[j];
-        /* the loss against the worlds' values it may afford */
         long allowed = chosen < 0 ? LONG_MAX / 2 : total_root - best_sum - (i < chosen ? 0 : 1);
         long loss = 0;
-        int alive = allowed >= 0;
+        for (int w = 0; w < count; w++) loss += root[w] - bound[w * k + i];
+        int alive = loss <= allowed;
         for (int w = 0; w < count && alive; w++) {
-            const kj_node *n = &nodes[w];
-            int top = root[w], v;
-            /* dropped when v <= cut: search (cut, top + 1), top being an upper bound */
-            long cut = (long)top - (allowed - loss) - 1;
+            if (isexact[w * k + i]) continue;
+            /* worth at most u: dropped when v <= cut, so search (cut, u + 1) */
+            int u = bound[w * k + i];
+            long cut = (long)u - (allowed - loss) - 1;
             int lo = cut < -1 ? -1 : (int)cut;
-            if (lo < top - 1) {
-                v = kj_mover_child(c, n, im[i], top - 1, top + 1); /* worth top? */
-                (*searches)++;
-                if (v >= top) v = top;
-                else if (v > lo) {
-                    v = kj_mover_child(c, n, im[i], lo, v + 1);
-                    (*searches)++;
-                }
-            } else {
-                v = kj_mover_child(c, n, im[i], lo, top + 1);
-                (*searches)++;
-            }
-            loss += top - v;
-            if (v <= lo || loss > allowed) alive = 0; /* v <= lo never when lo = -1 */
+            int v = kj_mover_child(c, &nodes[w], im[i], lo, u + 1);
+            (*searches)++;
+            if (v <= lo) alive = 0; /* never when lo = -1 */
+            else loss += u - v;
         }
         if (!alive) continue;
         sums[i] = total_root - loss;
@@ -760,7 +813,7 @@ static int kj_pimc(kj_ctx *c, uint64_t mine, uint64_t known, uint64_t pool, int 
         best_sum = sums[i];
     }
 done:
-    free(opp); free(nodes); free(root);
+    free(opp); free(nodes); free(root); free(bound); free(isexact);
     return chosen;
 }
 
