@@ -7,10 +7,22 @@ cards and the turn-up, and, as bidder, decides before the first trick whether to
 declare his sequences and Bella:
 
 - ``derived``: the equilibrium bidding rule of :mod:`analysis.bidding.equilibrium` (hand
-  classes, mixed strategies sampled) and the sinking threshold of
-  :mod:`analysis.bidding.sinking`: declare nothing when the estimated margin (his mean
-  total minus the opponent's, declaring everything, over ``sink_samples`` sampled
-  worlds) is below the threshold, else declare everything;
+  classes, mixed strategies sampled); as bidder he declares as ``sinking=`` says:
+
+  - ``realplay`` (default): the rule of the real-play sinking study
+    (:func:`analysis.bidding.sinking_realplay.published_rule`, read from
+    ``data/studies/klabberjass-sinking-realplay``, the rule of notebook 03). Its finding
+    now: always declare the runs, and decide Bella when playing the second of the trump K
+    and Q (:class:`analysis.bidding.sinking_realplay.BellaDecision` over
+    ``sink_samples`` worlds, the play then card by card in both play models); should the
+    tables support a margin threshold instead, he sinks by it, and if neither, he
+    declares everything;
+  - ``margin``: the withdrawn double-dummy rule of :mod:`analysis.bidding.sinking`:
+    declare nothing when the estimated margin (his mean total minus the opponent's,
+    declaring everything, over ``sink_samples`` sampled worlds) is below the threshold
+    of ``data/studies/klabberjass-sinking/summary.json`` (−42), else declare
+    everything. The published single and duplicate matches were played so (their
+    manifests, written before the parameter, are read with it);
 - ``derived-declare``: the same bidding, always declaring (isolates the sinking rule);
 - ``thumb``: take with the Jass and another trump or the Menel and two others
   (:func:`analysis.bidding.equilibrium.thumb_policy`), always declare;
@@ -70,7 +82,8 @@ from analysis.bidding.equilibrium import (
 )
 from analysis.bidding.klabberjass import Estimate, LinearEstimate, hand_features, proportion
 from analysis.bidding.sinking import sampled_option_nets
-from analysis.play import CarabinPimc, Pimc, play_carabin, play_deal
+from analysis.bidding.sinking_realplay import BellaDecision, SinkingRule, published_rule
+from analysis.play import CarabinPimc, DoubleDummy, Pimc, play_carabin, play_deal
 from analysis.studies import read_manifest, read_study
 from solver.carabin import Deal as CDeal
 from solver.carabin import Match as CGame
@@ -90,6 +103,8 @@ from solver.klabberjass.table import engine_solver
 ROOT = Path(__file__).resolve().parent.parent
 KLABBERJASS_RULE = ROOT / "data/studies/klabberjass-matches/derived_rule.json"
 SINKING_SUMMARY = ROOT / "data/studies/klabberjass-sinking/summary.json"
+#: How a sinking policy (``derived``) decides its declarations as bidder (``sinking=``).
+SINKING = ("realplay", "margin")
 
 # ====================================================================== Klabberjass policies
 
@@ -102,7 +117,9 @@ class KlabberjassPolicy:
         name: the policy's name.
         bidding: ``equilibrium``, ``scorecard`` (the point count derived from real play,
             :mod:`analysis.bidding.scorecard`), ``thumb`` or ``always``.
-        sink: sink below the estimated-margin threshold (else always declare).
+        sink: as bidder, decide the declarations by the sinking rule of the match
+            (``sinking=``: the real-play finding or the withdrawn margin threshold);
+            else always declare everything.
     """
 
     name: str
@@ -163,8 +180,15 @@ def load_klabberjass_rule(path: str = str(KLABBERJASS_RULE)):
 
 
 def sinking_threshold(path: str | Path = SINKING_SUMMARY) -> float:
-    """The margin threshold of the sinking study (notebook 03)."""
+    """The margin threshold of the double-dummy sinking study (withdrawn; ``sinking=margin``)."""
     return float(json.loads(Path(path).read_text())["threshold"])
+
+
+@lru_cache(maxsize=1)
+def realplay_sinking_rule() -> SinkingRule:
+    """The declaring rule of the real-play sinking study's published tables
+    (``sinking=realplay``), read once."""
+    return published_rule()
 
 
 def _one_hand_arrays(hand6: int, seat: int, turn: int):
@@ -236,28 +260,43 @@ def estimated_margin(
 
 
 def declarations(
-    hands: tuple[int, int], bidder: int, trump: int, bidder_sinks: bool, rules: Rules
+    hands: tuple[int, int],
+    bidder: int,
+    trump: int,
+    bidder_sinks: bool,
+    rules: Rules,
+    bidder_bella: bool | None = None,
 ) -> tuple[tuple[int, int], tuple[int, int]]:
     """(sequence points, Bella points) scored, each (E, D): the opponent declares all he
-    holds; the bidder all or, if he sinks, nothing."""
+    holds; the bidder all or, if he sinks, nothing. ``bidder_bella``, when given and he
+    does not sink, says whether the bidder announced the Bella he holds."""
     declared = [runs(hands[0]), runs(hands[1])]
     bella = [rules.bella if has_bella(h, trump) else 0 for h in hands]
     if bidder_sinks:
         declared[bidder] = []
+        bella[bidder] = 0
+    elif bidder_bella is not None and not bidder_bella:
         bella[bidder] = 0
     seqs = sequence_points(declared[0], declared[1], trump, rules)
     return seqs, (bella[0], bella[1])
 
 
 def play_pimc(
-    hands: tuple[int, int], trump: int, turn: int, samples: int, rng: random.Random, rules: Rules
+    hands: tuple[int, int],
+    trump: int,
+    turn: int,
+    samples: int,
+    rng: random.Random,
+    rules: Rules,
+    on_card: Callable[..., None] | None = None,
 ) -> tuple[int, int]:
     """Card points (E, D) of a deal played card by card by PIMC (E leads): both seats
     play :class:`analysis.play.Pimc` over ``samples`` worlds a decision, the worlds'
-    seeds drawn from ``rng``."""
+    seeds drawn from ``rng``; ``on_card`` observes each card (as in
+    :func:`analysis.play.play_deal`)."""
 
     policy = Pimc(samples, seed=rng)
-    return play_deal(hands, trump, turn, (policy, policy), rules=rules).points
+    return play_deal(hands, trump, turn, (policy, policy), rules=rules, on_card=on_card).points
 
 
 def play_dd(hands: tuple[int, int], trump: int, rules: Rules) -> tuple[int, int]:
@@ -269,7 +308,9 @@ def play_dd(hands: tuple[int, int], trump: int, rules: Rules) -> tuple[int, int]
 
 @dataclass(frozen=True)
 class DealRecord:
-    """One simulated Klabberjass deal: seats' scores (E, D), contract, sinking."""
+    """One simulated Klabberjass deal: seats' scores (E, D), contract, sinking
+    (``sank``: the bidder declared less than he held, his runs and Bella or his Bella
+    alone)."""
 
     score: tuple[int, int]
     bidder: int | None
@@ -287,27 +328,52 @@ def klabberjass_deal(
     sink_samples: int = 12,
     rules: Rules = SEED,
     threshold: float | None = None,
+    sinking: str = "realplay",
 ) -> DealRecord:
-    """Bid, decide sinking, play and score one deal (``policies[0]`` sits E)."""
+    """Bid, decide sinking, play and score one deal (``policies[0]`` sits E).
+
+    ``sinking`` (``realplay`` or ``margin``, see the module) is how a sinking policy
+    decides as bidder; ``threshold`` replaces the margin threshold of a threshold rule.
+    """
+    if sinking not in SINKING:
+        raise ValueError(f"unknown sinking '{sinking}' (expected realplay or margin)")
+    if play not in ("pimc", "dd"):
+        raise ValueError(f"unknown play '{play}' (expected pimc or dd)")
     contract = klabberjass_auction(deal, policies, rng)
     if contract is None:
         return DealRecord((0, 0), None, None, False, None)
     b, t = contract
     sinks = False
+    hook: BellaDecision | None = None
     holds = bool(runs(deal.hands[b])) or has_bella(deal.hands[b], t)
     if policies[b].sink and holds:
-        th = sinking_threshold() if threshold is None else threshold
-        margin = estimated_margin(deal.hands[b], b, t, deal.turn, sink_samples, rng, rules)
-        sinks = margin < th
-    if play == "dd":
+        rule = SinkingRule("threshold") if sinking == "margin" else realplay_sinking_rule()
+        if rule.kind == "threshold":
+            th = threshold if threshold is not None else rule.threshold
+            th = sinking_threshold() if th is None else th
+            margin = estimated_margin(deal.hands[b], b, t, deal.turn, sink_samples, rng, rules)
+            sinks = margin < th
+        elif rule.kind == "bella-when-played" and has_bella(deal.hands[b], t):
+            full = (1 << len(runs(deal.hands[b]))) - 1
+            seed = rng.getrandbits(64)
+            hook = BellaDecision(deal.hands, b, t, full, sink_samples, seed, rules)
+    if hook is not None:  # card by card, so that he decides Bella when he plays it
+        if play == "dd":
+            dd = DoubleDummy()
+            played = play_deal(
+                deal.hands, t, deal.turn, (dd, dd), rules=rules, on_card=hook.observe
+            )
+            cp = played.points
+        else:
+            cp = play_pimc(deal.hands, t, deal.turn, samples, rng, rules, hook.observe)
+    elif play == "dd":
         cp = play_dd(deal.hands, t, rules)
-    elif play == "pimc":
-        cp = play_pimc(deal.hands, t, deal.turn, samples, rng, rules)
     else:
-        raise ValueError(f"unknown play '{play}' (expected pimc or dd)")
-    seqs, bella = declarations(deal.hands, b, t, sinks, rules)
+        cp = play_pimc(deal.hands, t, deal.turn, samples, rng, rules)
+    announced = None if hook is None else bool(hook.announced)
+    seqs, bella = declarations(deal.hands, b, t, sinks, rules, announced)
     s = score_deal(b, cp, seqs, bella)
-    return DealRecord(s.score, b, t, sinks, s.result)
+    return DealRecord(s.score, b, t, sinks or announced is False, s.result)
 
 
 @dataclass(frozen=True)
@@ -383,7 +449,8 @@ def klabberjass_match(
         boards: the deals to play (:class:`KlabberjassBoards`, deal ``k`` with its own
             random stream; ``rng`` is then unused); None draws each deal and all play
             from ``rng``.
-        kwargs: passed to ``deal_fn`` (play, samples, sink_samples, rules, threshold).
+        kwargs: passed to ``deal_fn`` (play, samples, sink_samples, rules, threshold,
+            sinking).
     """
     rules = kwargs.get("rules", SEED)
     game = Match(rules)
@@ -490,6 +557,7 @@ def klabberjass_matches_chunk(
         "samples": int(params.get("samples", 6)),
         "sink_samples": int(params.get("sink_samples", 12)),
         "rules": rules,
+        "sinking": str(params.get("sinking", "realplay")),
     }
     keys = (*_KJ_NAMES, *_KJ_EXTRA) + (_KJ_DUPLICATE if fmt == "duplicate" else ())
     cols: dict[str, list] = {k: [] for k in keys}
@@ -993,14 +1061,17 @@ def study_command(folder: str | Path, manifest: dict[str, Any]) -> str:
     >>> study_command("runs/x", m)
     'tricklab study carabin-matches --deals 5 --seed 2 --out runs/x --workers 1 --param players=3 --param format=duplicate'
     """
-    from analysis.studies import get_study
+    from analysis.studies import added_params, get_study
 
     study = get_study(manifest["study"])
     words = ["tricklab", "study", study.name, "--deals", str(manifest["deals"])]
     words += ["--seed", str(manifest["seed"]), "--out", str(folder), "--workers", "1"]
     if manifest.get("chunk_size") != study.chunk_size:
         words += ["--chunk-size", str(manifest["chunk_size"])]
-    for key, value in manifest["params"].items():
+    params = dict(manifest["params"])
+    for key, value in added_params(study.name).items():
+        params.setdefault(key, value)  # added since the folder was written: its rows' value
+    for key, value in params.items():
         if study.params.get(key) != value:
             words += ["--param", f"{key}={value}"]
     return " ".join(words)
