@@ -288,8 +288,42 @@ def test_every_finding_is_given_for_both_seeds_of_both_rules(tmp_path, frame):
         "tricklab study klabberjass-realplay --deals 300 --seed 2 --param rules=classic "
         f"--param samples=20 --out {folders[3]}"
     )
+    from analysis.bidding.realplay_tables import agreement
+
+    card = {"policy": "scorecard", "against": "rule of thumb", "payoffs": "pimc"}
+    assert lines[-1].startswith("**Replication on the second seed**")
+    assert "Seed rules: the bias" in lines[-1] and ". Classic rules: the bias" in lines[-1]
+    said = agreement(h, "gain", "classic", **card)
+    assert f"the scorecard over the rule of thumb: {said}" in lines[-1].split("Classic rules")[1]
     cards = json.loads((tmp_path / "out" / "scorecard.json").read_text())["scorecards"]
     assert [(c["rules"], c["seed"]) for c in cards] == runs
     assert load(tmp_path / "out" / "scorecard.json", rules="classic") == load(
         tmp_path / "out" / "scorecard.json", rules="classic", seed=1
     )
+
+
+@pytest.mark.parametrize(
+    "lows, highs, said",
+    [
+        ((1.0, 0.5), (3.0, 2.0), "measurable on every seed (above 0)"),
+        ((-3.0, -2.0), (-1.0, -0.1), "measurable on every seed (below 0)"),
+        ((1.0, -0.5), (3.0, 2.0), "measurable on seed 1 only"),
+        ((-1.0, 0.5), (3.0, 2.0), "measurable on seed 2 only"),
+        ((-1.0, -0.5), (3.0, 2.0), "measurable on no seed"),
+        ((1.0, -2.0), (3.0, -0.5), "measurable on several seeds but in opposite directions"),
+    ],
+)
+def test_agreement_says_on_which_seeds_a_figure_is_clear_of_zero(lows, highs, said):
+    from analysis.bidding.realplay_tables import agreement
+
+    f = pd.DataFrame(
+        {
+            "seed": [2, 1, 1],  # out of order, and another rules' row that must not count
+            "rules": ["classic", "classic", "seed"],
+            "gain": [0.0, 0.0, 0.0],
+            "low": [lows[1], lows[0], 5.0],
+            "high": [highs[1], highs[0], 6.0],
+        }
+    )
+    assert agreement(f, "gain", "classic") == said
+    assert agreement(f, "gain", "seed") == "on one seed only (seed 1), not replicated"
