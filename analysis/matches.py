@@ -58,6 +58,7 @@ study runner (one row per match; ``--deals`` is the number of matches).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import random
@@ -80,14 +81,30 @@ from analysis.bidding.equilibrium import (
     split,
     thumb_policy,
 )
-from analysis.bidding.klabberjass import Estimate, LinearEstimate, hand_features, proportion
+from analysis.bidding.klabberjass import (
+    FEATURES,
+    Estimate,
+    LinearEstimate,
+    hand_features,
+    proportion,
+)
 from analysis.bidding.sinking import sampled_option_nets
 from analysis.bidding.sinking_realplay import BellaDecision, SinkingRule, published_rule
-from analysis.play import CarabinPimc, DoubleDummy, Pimc, play_carabin, play_deal
+from analysis.play import (
+    Auction,
+    AuctionInference,
+    CarabinPimc,
+    DoubleDummy,
+    Pimc,
+    Stats,
+    play_carabin,
+    play_deal,
+)
 from analysis.studies import read_manifest, read_study
 from solver.carabin import Deal as CDeal
 from solver.carabin import Match as CGame
 from solver.carabin import Rules as CRules
+from solver.cards import RANKS, make_card, suit_mask
 from solver.klabberjass import SEED, Rules
 from solver.klabberjass.deal import (
     Deal,
@@ -120,11 +137,15 @@ class KlabberjassPolicy:
         sink: as bidder, decide the declarations by the sinking rule of the match
             (``sinking=``: the real-play finding or the withdrawn margin threshold);
             else always declare everything.
+        infer: in PIMC card play, read the auction: the worlds are drawn consistent
+            with the other player's calls under his bidding policy (assumed known;
+            :class:`analysis.play.AuctionInference`).
     """
 
     name: str
     bidding: str
     sink: bool = False
+    infer: bool = False
 
 
 KLABBERJASS_POLICIES = {
@@ -199,26 +220,26 @@ def _one_hand_arrays(hand6: int, seat: int, turn: int):
     return DealArrays(np.array([turn >> 4]), np.zeros((1, 2, 4), dtype=np.int32), feats)
 
 
-def bid_intent(
-    policy: KlabberjassPolicy, hand6: int, seat: int, turn: int, rng: random.Random
-) -> tuple[bool, bool, int]:
-    """What a seat will do in the auction, drawn once per deal: (takes in round 1 if
-    asked, names in round 2 if asked, the suit he would name).
+@lru_cache(maxsize=1 << 18)
+def call_odds(bidding: str, hand6: int, seat: int, turn: int) -> tuple[float, float, int]:
+    """A bidding policy's odds on one hand: (probability that the seat takes the
+    turn-up suit in round 1 if asked, that he names a suit in round 2 if asked, the
+    suit he would name). ``bidding`` is :attr:`KlabberjassPolicy.bidding`.
 
-    The policies of :mod:`analysis.bidding.equilibrium` are used on the one hand; a mixed
-    strategy is sampled with ``rng``.
+    The policies of :mod:`analysis.bidding.equilibrium` are used on the one hand.
     """
 
-    if policy.bidding == "scorecard":
+    if bidding == "scorecard":
         from analysis.bidding.scorecard import load
 
         advice = load().advise(seat, hand6, turn)
-        return advice["take"]["bid"], advice["name"]["bid"], int(advice["name"]["suit"])
+        take, name = float(advice["take"]["bid"]), float(advice["name"]["bid"])
+        return take, name, int(advice["name"]["suit"])
     arrays = _one_hand_arrays(hand6, seat, turn)
-    if policy.bidding in ("thumb", "always"):
+    if bidding in ("thumb", "always"):
         dec = thumb_policy(arrays, None)  # type: ignore[arg-type]
         take, name, suit = dec.take[0, seat], dec.name[0, seat], dec.suit[0, seat]
-        if policy.bidding == "always":
+        if bidding == "always":
             take = name = 1.0  # always bid; a round-2 suit as the rule of thumb picks it
     else:
         classifier, probs = load_klabberjass_rule()
@@ -226,23 +247,136 @@ def bid_intent(
         c = int(cls[0, seat])
         who = "e" if seat == 0 else "d"
         take, name, suit = probs[f"{who}_take"][c], probs[f"{who}_name"][c], best[0, seat]
-    return rng.random() < take, rng.random() < name, int(suit)
+    return float(take), float(name), int(suit)
+
+
+def _features_many(hands: Sequence[int], turn: int) -> np.ndarray:
+    """features[i, t]: :func:`analysis.bidding.klabberjass.hand_features` of six-card
+    hand ``hands[i]`` for trump ``t`` (the same numbers, computed for all at once)."""
+    h = np.asarray(hands, dtype=np.uint64)
+
+    def bit(card: int) -> np.ndarray:
+        return ((h >> np.uint64(card)) & np.uint64(1)).astype(np.int16)
+
+    rank = {r: RANKS.index(r) for r in "9TJQKA"}
+    aces = [bit(make_card(s, rank["A"])) for s in range(4)]
+    tens = [bit(make_card(s, rank["T"])) for s in range(4)]
+    run = (h & (h >> np.uint64(1)) & (h >> np.uint64(2))) != 0
+    out = np.zeros((len(h), 4, len(FEATURES)), dtype=np.int16)
+    for t in range(4):
+        trumps = np.bitwise_count(h & np.uint64(suit_mask(t))).astype(np.int16)
+        turn_value = 0
+        if turn >> 4 == t:
+            turn_value = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 4, "Q": 3}.get(
+                RANKS[turn & 15], 0
+            )
+        out[:, t] = np.stack(
+            [
+                bit(make_card(t, rank["J"])),
+                bit(make_card(t, rank["9"])),
+                aces[t],
+                tens[t],
+                trumps,
+                sum(aces) - aces[t],
+                sum(tens) - tens[t],
+                bit(make_card(t, rank["K"])) & bit(make_card(t, rank["Q"])),
+                run.astype(np.int16),
+                np.full(len(h), turn_value, dtype=np.int16),
+            ],
+            axis=1,
+        )
+    return out
+
+
+def call_odds_many(
+    bidding: str, hands: Sequence[int], seat: int, turn: int
+) -> list[tuple[float, float, int]]:
+    """:func:`call_odds` of many six-card hands of one seat at once (the same numbers)."""
+    n = len(hands)
+    feats = np.zeros((n, 2, 4, len(FEATURES)), dtype=np.int16)
+    feats[:, seat] = _features_many(hands, turn)
+    arrays = DealArrays(np.full(n, turn >> 4), np.zeros((n, 2, 4), dtype=np.int32), feats)
+    if bidding == "scorecard":
+        from analysis.bidding.scorecard import load
+
+        dec = load().decisions(arrays)
+        take, name, suit = dec.take[:, seat], dec.name[:, seat], dec.suit[:, seat]
+    elif bidding in ("thumb", "always"):
+        dec = thumb_policy(arrays, None)  # type: ignore[arg-type]
+        take, name, suit = dec.take[:, seat], dec.name[:, seat], dec.suit[:, seat]
+        if bidding == "always":
+            take = name = np.ones(n)
+    else:
+        classifier, probs = load_klabberjass_rule()
+        cls, _k1, _k2, best, _e1, _e2 = classifier.classify(arrays)
+        who = "e" if seat == 0 else "d"
+        c = cls[:, seat]
+        take, name, suit = probs[f"{who}_take"][c], probs[f"{who}_name"][c], best[:, seat]
+    return [(float(a), float(b), int(c)) for a, b, c in zip(take, name, suit, strict=True)]
+
+
+def bid_intent(
+    policy: KlabberjassPolicy, hand6: int, seat: int, turn: int, rng: random.Random
+) -> tuple[bool, bool, int]:
+    """What a seat will do in the auction, drawn once per deal: (takes in round 1 if
+    asked, names in round 2 if asked, the suit he would name).
+
+    From :func:`call_odds`; a mixed strategy is sampled with ``rng`` (the scorecard is
+    pure and draws nothing).
+    """
+
+    take, name, suit = call_odds(policy.bidding, hand6, seat, turn)
+    if policy.bidding == "scorecard":
+        return take == 1.0, name == 1.0, suit
+    return rng.random() < take, rng.random() < name, suit
+
+
+def auction_calls(
+    intents: Sequence[tuple[bool, bool, int]], turn_suit: int
+) -> tuple[tuple[int, int] | None, Auction]:
+    """The auction the seats' intents make: ((bidder, trump) or None if annulled, the
+    calls heard, in order; :class:`analysis.play.Auction`).
+
+    >>> auction_calls([(False, True, 2), (False, False, 0)], 1)
+    ((0, 2), Auction(calls=((0, 1, None), (1, 1, None), (0, 2, 2))))
+    """
+    calls: list[tuple[int, int, int | None]] = []
+    for s in (0, 1):
+        if intents[s][0]:
+            calls.append((s, 1, turn_suit))
+            return (s, turn_suit), Auction(tuple(calls))
+        calls.append((s, 1, None))
+    for s in (0, 1):
+        if intents[s][1] and intents[s][2] != turn_suit:
+            calls.append((s, 2, intents[s][2]))
+            return (s, intents[s][2]), Auction(tuple(calls))
+        calls.append((s, 2, None))
+    return None, Auction(tuple(calls))
 
 
 def klabberjass_auction(
     deal: Deal, policies: Sequence[KlabberjassPolicy], rng: random.Random
 ) -> tuple[int, int] | None:
     """(bidder, trump) reached by the seats' policies (index 0 = E), or None if annulled."""
+    return klabberjass_bidding(deal, policies, rng)[0]
+
+
+def klabberjass_bidding(
+    deal: Deal, policies: Sequence[KlabberjassPolicy], rng: random.Random
+) -> tuple[tuple[int, int] | None, Auction]:
+    """The auction of the seats' policies (index 0 = E): ((bidder, trump) or None if
+    annulled, the calls made)."""
     assert deal.first is not None
-    ts = deal.turn >> 4
     intents = [bid_intent(policies[s], deal.first[s], s, deal.turn, rng) for s in (0, 1)]
-    for s in (0, 1):
-        if intents[s][0]:
-            return s, ts
-    for s in (0, 1):
-        if intents[s][1] and intents[s][2] != ts:
-            return s, intents[s][2]
-    return None
+    return auction_calls(intents, deal.turn >> 4)
+
+
+def auction_inference(policies: Sequence[KlabberjassPolicy]) -> AuctionInference:
+    """Reading the auction knowing the bidding policy of each seat (index 0 = E)."""
+    biddings = tuple(p.bidding for p in policies)
+    return AuctionInference(
+        lambda seat, hands, turn: call_odds_many(biddings[seat], hands, seat, turn)
+    )
 
 
 # ====================================================================== Klabberjass deals
@@ -288,15 +422,29 @@ def play_pimc(
     samples: int,
     rng: random.Random,
     rules: Rules,
+    inference: tuple[AuctionInference | None, AuctionInference | None] = (None, None),
+    auction: Auction | None = None,
+    stats: list[Stats] | None = None,
     on_card: Callable[..., None] | None = None,
 ) -> tuple[int, int]:
     """Card points (E, D) of a deal played card by card by PIMC (E leads): both seats
     play :class:`analysis.play.Pimc` over ``samples`` worlds a decision, the worlds'
-    seeds drawn from ``rng``; ``on_card`` observes each card (as in
-    :func:`analysis.play.play_deal`)."""
+    seeds drawn from ``rng`` (one stream for both, in the order of the decisions).
 
-    policy = Pimc(samples, seed=rng)
-    return play_deal(hands, trump, turn, (policy, policy), rules=rules, on_card=on_card).points
+    ``inference[s]``: how seat ``s`` reads ``auction`` (None: he ignores it). The
+    seats' :class:`analysis.play.Stats` are appended to ``stats`` when given.
+    ``on_card`` observes each card (as in :func:`analysis.play.play_deal`)."""
+
+    if inference == (None, None):
+        policy = Pimc(samples, seed=rng)
+        pols = (policy, policy)
+    else:
+        pols = (Pimc(samples, seed=rng, inference=inference[0]),
+                Pimc(samples, seed=rng, inference=inference[1]))  # fmt: skip
+    played = play_deal(hands, trump, turn, pols, rules=rules, auction=auction, on_card=on_card)
+    if stats is not None:
+        stats.extend(p.stats for p in pols)
+    return played.points
 
 
 def play_dd(hands: tuple[int, int], trump: int, rules: Rules) -> tuple[int, int]:
@@ -310,13 +458,15 @@ def play_dd(hands: tuple[int, int], trump: int, rules: Rules) -> tuple[int, int]
 class DealRecord:
     """One simulated Klabberjass deal: seats' scores (E, D), contract, sinking
     (``sank``: the bidder declared less than he held, his runs and Bella or his Bella
-    alone)."""
+    alone), and the auction inference of its card play (decisions inferred, candidate
+    worlds drawn, kept, fallbacks; summed over the seats that infer)."""
 
     score: tuple[int, int]
     bidder: int | None
     trump: int | None
     sank: bool
     result: str | None
+    inference: tuple[int, int, int, int] = (0, 0, 0, 0)
 
 
 def klabberjass_deal(
@@ -339,7 +489,7 @@ def klabberjass_deal(
         raise ValueError(f"unknown sinking '{sinking}' (expected realplay or margin)")
     if play not in ("pimc", "dd"):
         raise ValueError(f"unknown play '{play}' (expected pimc or dd)")
-    contract = klabberjass_auction(deal, policies, rng)
+    contract, calls = klabberjass_bidding(deal, policies, rng)
     if contract is None:
         return DealRecord((0, 0), None, None, False, None)
     b, t = contract
@@ -357,23 +507,32 @@ def klabberjass_deal(
             full = (1 << len(runs(deal.hands[b]))) - 1
             seed = rng.getrandbits(64)
             hook = BellaDecision(deal.hands, b, t, full, sink_samples, seed, rules)
-    if hook is not None:  # card by card, so that he decides Bella when he plays it
-        if play == "dd":
+    on_card = None if hook is None else hook.observe  # he decides Bella when he plays it
+    counts = (0, 0, 0, 0)
+    if play == "dd":
+        if hook is None:
+            cp = play_dd(deal.hands, t, rules)
+        else:  # card by card: the same card points, with the Bella decision on the way
             dd = DoubleDummy()
-            played = play_deal(
-                deal.hands, t, deal.turn, (dd, dd), rules=rules, on_card=hook.observe
-            )
+            played = play_deal(deal.hands, t, deal.turn, (dd, dd), rules=rules, on_card=on_card)
             cp = played.points
-        else:
-            cp = play_pimc(deal.hands, t, deal.turn, samples, rng, rules, hook.observe)
-    elif play == "dd":
-        cp = play_dd(deal.hands, t, rules)
+    elif any(p.infer for p in policies):
+        reading = auction_inference(policies)
+        inference = (reading if policies[0].infer else None,
+                     reading if policies[1].infer else None)  # fmt: skip
+        stats: list[Stats] = []
+        cp = play_pimc(
+            deal.hands, t, deal.turn, samples, rng, rules, inference, calls, stats, on_card
+        )
+        counts = tuple(  # type: ignore[assignment]
+            sum(getattr(st, k) for st in stats) for k in ("inferred", "drawn", "kept", "fallbacks")
+        )
     else:
-        cp = play_pimc(deal.hands, t, deal.turn, samples, rng, rules)
+        cp = play_pimc(deal.hands, t, deal.turn, samples, rng, rules, on_card=on_card)
     announced = None if hook is None else bool(hook.announced)
     seqs, bella = declarations(deal.hands, b, t, sinks, rules, announced)
     s = score_deal(b, cp, seqs, bella)
-    return DealRecord(s.score, b, t, sinks or announced is False, s.result)
+    return DealRecord(s.score, b, t, sinks or announced is False, s.result, counts)
 
 
 @dataclass(frozen=True)
@@ -511,10 +670,13 @@ def deal_scores(m: MatchResult, a_first_seat: int) -> list[tuple[int, int]]:
 _KJ_NAMES = ("match", "a", "b", "a_first_seat", "deals", "total_a", "total_b", "a_wins")
 _KJ_EXTRA = ("a_bids", "b_bids", "a_made", "b_made", "a_sank", "b_sank")
 _KJ_DUPLICATE = ("leg", "common_deals", "common_a", "common_b")
+_KJ_INFERENCE = ("inf_decisions", "inf_drawn", "inf_kept", "inf_fallbacks")
 
 
 def _klabberjass_row(index: int, pa, pb, first: int, m: MatchResult) -> dict[str, Any]:
     stats = dict.fromkeys(_KJ_EXTRA, 0)
+    for k, name in enumerate(_KJ_INFERENCE):
+        stats[name] = sum(rec.inference[k] for rec in m.records)
     seat_a = first
     for rec in m.records:
         if rec.bidder is not None:
@@ -543,12 +705,26 @@ def klabberjass_matches_chunk(
     1 (A sits D in deal 0, so A holds B's cards of leg 0), with the columns above and
     ``common_deals`` (deals played in both legs: the shorter leg's length),
     ``common_a`` / ``common_b`` (A's and B's points in this leg over those deals).
+
+    ``inference`` (``none``, ``a``, ``b`` or ``both``): which players read the auction
+    in PIMC card play (:attr:`KlabberjassPolicy.infer`; each assumes the other's
+    bidding policy). Unless ``none`` the rows also have ``inf_decisions`` (decisions
+    whose worlds were conditioned on calls), ``inf_drawn`` / ``inf_kept`` (candidate
+    worlds drawn, kept) and ``inf_fallbacks`` (decisions played on unconditioned worlds
+    because too few were kept), over the match.
     """
     rules = Rules.preset(str(params.get("rules", "seed")))
     if rules != SEED:
         raise ValueError("matches simulate the seed rules only")
     pa = KLABBERJASS_POLICIES[str(params.get("a", "derived"))]
     pb = KLABBERJASS_POLICIES[str(params.get("b", "thumb"))]
+    reads = str(params.get("inference", "none"))
+    if reads not in ("none", "a", "b", "both"):
+        raise ValueError(f"unknown inference '{reads}' (expected none, a, b or both)")
+    if reads in ("a", "both"):
+        pa = dataclasses.replace(pa, infer=True)
+    if reads in ("b", "both"):
+        pb = dataclasses.replace(pb, infer=True)
     fmt = str(params.get("format", "single"))
     if fmt not in ("single", "duplicate"):
         raise ValueError(f"unknown format '{fmt}' (expected single or duplicate)")
@@ -560,6 +736,8 @@ def klabberjass_matches_chunk(
         "sinking": str(params.get("sinking", "realplay")),
     }
     keys = (*_KJ_NAMES, *_KJ_EXTRA) + (_KJ_DUPLICATE if fmt == "duplicate" else ())
+    if reads != "none":
+        keys += _KJ_INFERENCE
     cols: dict[str, list] = {k: [] for k in keys}
     for i in range(count):
         if fmt == "single":
@@ -923,7 +1101,11 @@ def klabberjass_duplicate_summary(df) -> dict[str, Any]:
       divided by the deals; interval clustered by pair;
     - ``deal_difference_one_leg``: for comparison, A's points minus B's per deal in
       leg 0 alone (all its deals, not duplicated), clustered by match;
-    - ``by_leg``: A's win rate in each leg (A sitting E, then D, in deal 0), Wilson.
+    - ``by_leg``: A's win rate in each leg (A sitting E, then D, in deal 0), Wilson;
+    - ``inference`` (when a player read the auction): decisions whose worlds were
+      conditioned on calls, candidate worlds drawn and kept, the fraction rejected,
+      candidates drawn a decision and the decisions that fell back to unconditioned
+      worlds.
     """
     leg0, leg1 = _legs(df)
     n = len(leg0)
@@ -937,6 +1119,19 @@ def klabberjass_duplicate_summary(df) -> dict[str, Any]:
     ).to_list()
     deal = clustered_mean(sums, leg0["common_deals"].to_list())
     one_leg = clustered_mean((leg0["total_a"] - leg0["total_b"]).to_list(), leg0["deals"].to_list())
+    extra: dict[str, Any] = {}
+    if "inf_decisions" in df.columns:
+        dec, drawn, kept, falls = (
+            int(df[k].sum()) for k in ("inf_decisions", "inf_drawn", "inf_kept", "inf_fallbacks")
+        )
+        extra["inference"] = {
+            "decisions": dec,
+            "drawn": drawn,
+            "kept": kept,
+            "rejected_fraction": 1 - kept / drawn if drawn else 0.0,
+            "drawn_per_decision": drawn / dec if dec else 0.0,
+            "fallbacks": falls,
+        }
     return {
         "a": str(df["a"].iloc[0]),
         "b": str(df["b"].iloc[0]),
@@ -967,6 +1162,7 @@ def klabberjass_duplicate_summary(df) -> dict[str, Any]:
         "a_bids_made": float(df["a_made"].sum() / max(1, df["a_bids"].sum())),
         "b_bids_made": float(df["b_made"].sum() / max(1, df["b_bids"].sum())),
         "a_sank": int(df["a_sank"].sum()),
+        **extra,
     }
 
 
@@ -1096,8 +1292,11 @@ def _headline_rows(run: str, summ: dict[str, Any], manifest: dict[str, Any]) -> 
             "deal_difference": "pairs",
             "deal_difference_one_leg": "matches",
         }
+        reads = params.get("inference", "none")
+        a = summ["a"] + (" reading the auction" if reads in ("a", "both") else "")
+        b = summ["b"] + (" reading the auction" if reads in ("b", "both") else "")
         for name, unit in units.items():
-            what = f"{summ['a']} vs {summ['b']}: {name}"
+            what = f"{a} vs {b}: {name}"
             rows.append({**base, "figure": what, "unit": unit} | summ[name])
     else:
         for f in summ["overall"]:

@@ -12,6 +12,12 @@ dummy and plays the card of the greatest total points over the worlds; ties go t
 card printed first (notation order: spades first, high to low). :class:`DoubleDummy`
 plays the engine's best card seeing both hands (the same tie rule), for comparison.
 
+With ``inference`` (:class:`AuctionInference`) :class:`Pimc` also reads the auction
+(:class:`Auction`, the calls both players heard): the worlds are drawn consistent with
+the other player's calls under the bidding policy he is assumed to use
+(:func:`auction_worlds`, rejection sampling). Without it (the default) the auction is
+ignored and every card is chosen exactly as before.
+
 What makes :class:`Pimc` fast (the choice is the same as solving every legal card in
 every world and adding up; the tests check it):
 
@@ -42,6 +48,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -57,6 +64,7 @@ from solver.carabin.view import View as CarabinView
 from solver.cards import card_count, cards_of, suit_mask, suit_of
 from solver.errors import RulesError
 from solver.klabberjass import engine
+from solver.klabberjass._core import sample_hands
 from solver.klabberjass.position import Position
 from solver.klabberjass.rules import (
     PACK,
@@ -71,6 +79,155 @@ from solver.klabberjass.view import View
 
 #: Worlds a decision by default.
 DEFAULT_SAMPLES = 20
+
+#: Cards a Klabberjass player holds in the auction (the other three come after it).
+AUCTION_CARDS = 6
+
+
+@dataclass(frozen=True)
+class Auction:
+    """The calls of a Klabberjass auction, in order, as both players heard them.
+
+    Each call is ``(seat, round, suit)``: in round 1 a seat takes the turn-up suit
+    (``suit`` is it) or passes (None); in round 2 he names another suit or passes
+    (None). The auction stops at the first bid.
+
+    >>> Auction(((0, 1, None), (1, 1, 2))).calls_of(1)
+    ((1, 1, 2),)
+    """
+
+    calls: tuple[tuple[int, int, int | None], ...]
+
+    def calls_of(self, seat: int) -> tuple[tuple[int, int, int | None], ...]:
+        """The calls ``seat`` made."""
+        return tuple(c for c in self.calls if c[0] == seat)
+
+
+#: A bidding policy as odds: (seat, six-card hands, turn-up) -> for each hand (the
+#: probability that he takes the turn-up suit in round 1 if asked, that he names a
+#: suit in round 2 if asked, the suit he would name; naming the turn-up suit is a pass).
+CallOdds = Callable[[int, Sequence[int], int], Sequence[tuple[float, float, int]]]
+
+
+def calls_probability(
+    odds: tuple[float, float, int], calls: Sequence[tuple[int, int, int | None]], turn_suit: int
+) -> float:
+    """The probability that a seat of these ``odds`` makes ``calls`` (his own, in order).
+
+    >>> calls_probability((0.25, 1.0, 2), [(0, 1, None), (0, 2, 2)], 0)
+    0.75
+    >>> calls_probability((0.25, 1.0, 2), [(0, 1, None), (0, 2, 3)], 0)
+    0.0
+    """
+    take, name, suit = odds
+    names = name if suit != turn_suit else 0.0
+    p = 1.0
+    for _seat, rnd, called in calls:
+        if rnd == 1:
+            p *= take if called is not None else 1.0 - take
+        elif called is None:
+            p *= 1.0 - names
+        else:
+            p *= names if called == suit else 0.0
+    return p
+
+
+#: The ways to choose the six cards of the auction among nine (positions).
+_SIXES = tuple(itertools.combinations(range(9), AUCTION_CARDS))
+
+
+def _bits(mask: int) -> list[int]:
+    """The one-card masks of ``mask`` (lowest first)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
+
+
+@dataclass(frozen=True)
+class AuctionInference:
+    """How a Klabberjass player reads the auction in card play.
+
+    Attributes:
+        odds: the bidding policy he assumes each seat uses (:data:`CallOdds`).
+        draws: candidate worlds drawn at most, per world wanted; when fewer are kept
+            the decision falls back to unconditioned worlds (counted in
+            :attr:`Stats.fallbacks`).
+    """
+
+    odds: CallOdds
+    draws: int = 50
+
+    def __post_init__(self) -> None:
+        if self.draws < 1:
+            raise RulesError(f"invalid draws {self.draws} (at least 1)")
+
+
+def auction_worlds(
+    hidden: Hidden,
+    played: int,
+    seat: int,
+    turn: int,
+    calls: Sequence[tuple[int, int, int | None]],
+    odds: CallOdds,
+    samples: int,
+    seed: int,
+    draws: int,
+    cache: dict[int, float] | None = None,
+) -> tuple[list[int] | None, list[int], int]:
+    """Worlds of the other hand conditioned on his calls, by rejection sampling.
+
+    Candidates are the sets :func:`solver.klabberjass._core.sample_hands` draws from
+    ``seed`` (the first ``samples`` of them are the unconditioned worlds). A candidate
+    gives the other player (``seat``) nine cards: ``hidden.known``, the candidate and
+    ``played`` (the cards he has played); his six cards of the auction are six of them
+    drawn uniformly (given his nine cards, any six are equally likely to have been
+    dealt first), and the candidate is kept with the probability that ``odds`` make
+    his ``calls`` with those six. So the kept worlds are drawn from the worlds
+    consistent with the play, weighted by the likelihood of the calls. Each
+    candidate's six cards and uniform number are drawn in turn from ``seed`` whatever
+    was kept, so the result depends only on the arguments.
+
+    ``cache``: the probability of the calls by six-card hand, kept between calls with
+    the same ``seat``, ``turn``, ``calls`` and ``odds`` (it saves asking ``odds`` again).
+
+    Returns:
+        (the first ``samples`` kept worlds, or None when fewer than ``samples`` of
+        ``samples * draws`` candidates were kept; the six cards of the auction of each
+        kept world; the number of candidates drawn).
+    """
+    rng = random.Random(seed)
+    kept: list[int] = []
+    firsts: list[int] = []
+    total = samples * draws
+    cands = sample_hands(hidden.pool, hidden.need, total, seed)
+    if cache is None:
+        cache = {}
+    turn_suit = turn >> 4
+    fixed = _bits(hidden.known | played)
+    if len(fixed) + hidden.need != 9:
+        raise RulesError(f"the other hand has {len(fixed) + hidden.need} cards, not 9")
+    batch = 2 * samples
+    for start in range(0, total, batch):
+        part = cands[start : start + batch]
+        sixes, draws_u = [], []
+        for drawn in part:
+            nine = fixed + _bits(drawn)
+            sixes.append(sum(nine[i] for i in _SIXES[rng.randrange(len(_SIXES))]))
+            draws_u.append(rng.random())
+        new = list(dict.fromkeys(h for h in sixes if h not in cache))
+        if new:
+            for h, o in zip(new, odds(seat, new, turn), strict=True):
+                cache[h] = calls_probability(o, calls, turn_suit)
+        for n, (drawn, first, u) in enumerate(zip(part, sixes, draws_u, strict=True), start + 1):
+            if u < cache[first]:
+                kept.append(drawn)
+                firsts.append(first)
+                if len(kept) == samples:
+                    return kept, firsts, n
+    return None, firsts, total
 
 
 @dataclass
@@ -87,6 +244,8 @@ class PlayState:
             :meth:`solver.klabberjass.View.inference` infers them.
         rules: the rules (the last-trick bonus).
         bottom: the bottom card of the stock if it was shown (out of play), or None.
+        auction: the calls of the auction (None: not known to the players).
+        played_by: per seat, the cards he has played.
     """
 
     position: Position
@@ -96,6 +255,8 @@ class PlayState:
     bottom: int | None = None
     played: list[int] = field(default_factory=list)
     void: list[int] = field(default_factory=lambda: [0, 0])
+    auction: Auction | None = None
+    played_by: list[int] = field(default_factory=lambda: [0, 0])
 
     @property
     def out_of_play(self) -> int:
@@ -128,6 +289,7 @@ class PlayState:
             self.void[p.to_move] |= banned & PACK
         self.position, winner, pts = p.step(card, self.rules)
         self.played.append(card)
+        self.played_by[p.to_move] |= 1 << card
         return winner, pts
 
     def view(self, seat: int | None = None) -> View:
@@ -257,12 +419,21 @@ class Policy(Protocol):
 
 @dataclass
 class Stats:
-    """What a policy has done: decisions searched, worlds and child searches."""
+    """What a policy has done: decisions searched, worlds and child searches.
+
+    With auction inference: ``inferred`` decisions whose worlds were conditioned on
+    calls (the other player made some), ``drawn`` candidate worlds of those decisions,
+    ``kept`` of them, and ``fallbacks``, decisions played on unconditioned worlds
+    because too few candidates were kept."""
 
     decisions: int = 0
     worlds: int = 0
     searches: int = 0
     undecided: int = 0  # searches stopped by a time limit (Carabin)
+    inferred: int = 0
+    drawn: int = 0
+    kept: int = 0
+    fallbacks: int = 0
 
 
 class Pimc:
@@ -273,6 +444,10 @@ class Pimc:
         seed: seed of the worlds (an int, or a ``random.Random`` to draw from); each
             searched decision takes the next 64 bits.
         tt_mb: the engine's transposition table (shared by every world and decision).
+        inference: read the auction (:class:`AuctionInference`): the worlds are
+            conditioned on the other player's calls (:func:`auction_worlds`) when the
+            state carries an auction in which he called. None (the default): the
+            auction is ignored.
     """
 
     def __init__(
@@ -280,6 +455,7 @@ class Pimc:
         samples: int = DEFAULT_SAMPLES,
         seed: int | random.Random | None = None,
         tt_mb: int | None = None,
+        inference: AuctionInference | None = None,
     ):
         if samples < 1:
             raise RulesError(f"invalid samples {samples} (at least 1)")
@@ -287,6 +463,9 @@ class Pimc:
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         self.core = engine.core(tt_mb)
         self.stats = Stats()
+        self.inference = inference
+        # the probability of the calls by six-card hand, per (seat, turn-up, calls)
+        self._likelihood: dict[tuple, dict[int, float]] = {}
 
     def choose(self, state: PlayState) -> int:
         """The card for the seat to move; forced and all-equivalent choices unsearched."""
@@ -295,16 +474,45 @@ class Pimc:
         ks = classes(p, hidden)
         if len(ks) == 1:
             return ks[0][0]
+        if self.inference is not None and state.auction is not None:
+            opp = 1 - p.to_move
+            calls = state.auction.calls_of(opp)
+            if calls:
+                return self.decide(
+                    p, hidden, ks, state.rules.last_trick,
+                    given=(state.played_by[opp], state.turn, calls),
+                )[0]  # fmt: skip
         return self.decide(p, hidden, ks, state.rules.last_trick)[0]
 
     def decide(
-        self, p: Position, hidden: Hidden, ks: Sequence[Sequence[int]], bonus: int
+        self,
+        p: Position,
+        hidden: Hidden,
+        ks: Sequence[Sequence[int]],
+        bonus: int,
+        given: tuple[int, int, Sequence[tuple[int, int, int | None]]] | None = None,
     ) -> tuple[int, int]:
-        """Search one decision over fresh worlds: (chosen card, seed of the worlds)."""
+        """Search one decision over fresh worlds: (chosen card, seed of the worlds).
+
+        ``given``: (the cards the other player has played, the turn-up, his calls), to
+        condition the worlds on his calls (needs ``inference``)."""
         seed = self.rng.getrandbits(64)
         me = p.to_move
         trick = -1 if p.trick is None else p.trick
         cands = [k[0] for k in ks]
+        worlds = None
+        if given is not None:
+            assert self.inference is not None
+            played, turn, calls = given
+            cache = self._likelihood.setdefault((1 - me, turn, tuple(calls)), {})
+            worlds, _firsts, drawn = auction_worlds(
+                hidden, played, 1 - me, turn, calls, self.inference.odds,
+                self.samples, seed, self.inference.draws, cache,
+            )  # fmt: skip
+            self.stats.inferred += 1
+            self.stats.drawn += drawn
+            self.stats.kept += len(_firsts)
+            self.stats.fallbacks += worlds is None
         i, _sums, searches, _ = self.core.pimc(
             p.hands[me],
             hidden.known,
@@ -317,6 +525,7 @@ class Pimc:
             trick,
             bonus,
             cands,
+            worlds=worlds,
         )
         self.stats.decisions += 1
         self.stats.worlds += self.samples
@@ -410,6 +619,7 @@ def play_deal(
     shown: tuple[int, int] = (0, 0),
     bottom: int | None = None,
     on_card: Callable[[PlayState, int], None] | None = None,
+    auction: Auction | None = None,
 ) -> PlayedDeal:
     """Play a contract from the first card, ``policies[s]`` choosing for seat ``s``.
 
@@ -424,6 +634,8 @@ def play_deal(
         on_card: called with the state and the chosen card just before each card is
             played (an observer, e.g. a player deciding an announcement such as Bella
             from what he knows at that moment); it must not change the state.
+        auction: the calls of the auction, heard by both (read by a :class:`Pimc`
+            with ``inference``).
 
     Returns:
         The card points of both seats and the cards played.
@@ -431,7 +643,7 @@ def play_deal(
     Raises:
         IllegalPlayError: a policy chose a card that is not legal.
     """
-    state = PlayState(Position(trump, 0, hands), turn, shown, rules, bottom)
+    state = PlayState(Position(trump, 0, hands), turn, shown, rules, bottom, auction=auction)
     points = [0, 0]
     while not state.position.is_over:
         card = policies[state.position.to_move].choose(state)
@@ -700,8 +912,12 @@ def play_carabin(
 
 
 __all__ = [
+    "AUCTION_CARDS",
     "DEFAULT_SAMPLES",
     "Advised",
+    "Auction",
+    "AuctionInference",
+    "CallOdds",
     "CarabinPimc",
     "CarabinPlayed",
     "CarabinState",
@@ -712,6 +928,8 @@ __all__ = [
     "PlayedDeal",
     "Policy",
     "Stats",
+    "auction_worlds",
+    "calls_probability",
     "carabin_classes",
     "carabin_hidden",
     "carabin_worlds",

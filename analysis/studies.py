@@ -258,6 +258,7 @@ STUDIES: dict[str, Study] = {
                 "sink_samples": 12,
                 "rules": "seed",
                 "format": "single",
+                "inference": "none",
                 "sinking": "realplay",
             },
             {
@@ -268,6 +269,7 @@ STUDIES: dict[str, Study] = {
                 "sink_samples": _COUNT,
                 "rules": _choice("seed"),  # the matches simulate the seed rules only
                 "format": _FORMAT,
+                "inference": _choice("none", "a", "b", "both"),
                 "sinking": _choice("realplay", "margin"),
             },
             {"a_first_seat": "seat"},
@@ -434,7 +436,7 @@ _IDENTITY = ("study", "params", "seed", "chunk_size")
 #: Parameters added to a study after folders were written without them; their value
 #: here keeps the rows as they were, so an older manifest lacking one is read with it.
 _ADDED_PARAMS: dict[str, dict[str, Any]] = {
-    "klabberjass-matches": {"format": "single", "sinking": "margin"},
+    "klabberjass-matches": {"format": "single", "inference": "none", "sinking": "margin"},
     "carabin-matches": {"format": "single"},
 }
 

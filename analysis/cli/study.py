@@ -114,9 +114,12 @@ def run(args: argparse.Namespace) -> int:
         progress=False if args.quiet else (True if args.progress else None),
         chunk_size=args.chunk_size,
     )
+    rate = done.deals_per_second
+    # slow studies (seconds a deal) would print "0 deals/s": give the time a deal instead
+    speed = f"{rate:.0f} deals/s" if rate >= 10 else f"{1 / rate:.2f} s a deal" if rate else "-"
     print(
         f"{args.name}: {done.chunks} chunks in {done.out} ({done.computed} computed now, "
         f"{done.chunks - done.computed} already there); {done.deals_computed} deals in "
-        f"{done.seconds:.1f} s ({done.deals_per_second:.0f} deals/s)"
+        f"{done.seconds:.1f} s ({speed})"
     )
     return 0

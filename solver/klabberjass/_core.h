@@ -647,7 +647,8 @@ static int kj_mover_child(kj_ctx *c, const kj_node *n, int m, int lo, int hi)
 
 /* One PIMC decision. `mine` is the mover's hand, `known` the cards of the other hand
  * known to be there; each of `count` worlds adds `need` cards drawn from `pool`
- * (kj_sample with `seed`). cands[0..k-1]: the candidate cards (external, legal, in the
+ * (kj_sample with `seed`), or, when `preset` is not NULL, the cards preset[w] (drawn
+ * by the caller, e.g. conditioned on the auction; `seed` is then unused). cands[0..k-1]: the candidate cards (external, legal, in the
  * order of ties). Returns the index of the candidate of the greatest total points of
  * the mover over the worlds, ties to the first; -1 on no memory.
  *
@@ -664,8 +665,9 @@ static int kj_mover_child(kj_ctx *c, const kj_node *n, int m, int lo, int hi)
  * candidate that was completed, -1 for one dropped. *searches counts child searches.
  * Returns -2 (nothing solved) if a candidate is not a legal card of the mover. */
 static int kj_pimc(kj_ctx *c, uint64_t mine, uint64_t known, uint64_t pool, int need, int count,
-                   uint64_t seed, int trump, int leader, int trick, int bonus,
-                   const int *cands, int k, int exact, int *values, long *sums, long *searches)
+                   uint64_t seed, const uint64_t *preset, int trump, int leader, int trick,
+                   int bonus, const int *cands, int k, int exact, int *values, long *sums,
+                   long *searches)
 {
     int mover = trick < 0 ? leader : 1 - leader;
     uint64_t *opp = (uint64_t *)malloc((size_t)count * sizeof(uint64_t));
@@ -675,7 +677,8 @@ static int kj_pimc(kj_ctx *c, uint64_t mine, uint64_t known, uint64_t pool, int 
     *searches = 0;
     if (!opp || !nodes || !root) goto done;
     c->age++;
-    kj_sample(pool, need, count, seed, opp);
+    if (preset) memcpy(opp, preset, (size_t)count * sizeof(uint64_t));
+    else kj_sample(pool, need, count, seed, opp);
     for (int w = 0; w < count; w++) {
         uint64_t h = known | opp[w];
         kj_node_init(c, &nodes[w], mover == 0 ? mine : h, mover == 0 ? h : mine, trump, leader, trick, bonus);

@@ -47,6 +47,7 @@ class Core:
         bonus: int,
         candidates: Sequence[int],
         exact: bool = False,
+        worlds: Sequence[int] | None = None,
     ) -> tuple[int, list[int], int, list[list[int]] | None]: ...
     def optimal_tree(
         self,

@@ -38,8 +38,9 @@ cdef extern from "_core.h" nogil:
     int KJ_PIMC_MAX_WORLDS
     void kj_sample(uint64_t pool, int need, int count, uint64_t seed, uint64_t *out)
     int kj_pimc(kj_ctx *c, uint64_t mine, uint64_t known, uint64_t pool, int need, int count,
-                uint64_t seed, int trump, int leader, int trick, int bonus,
-                const int *cands, int k, int exact, int *values, long *sums, long *searches)
+                uint64_t seed, const uint64_t *preset, int trump, int leader, int trick,
+                int bonus, const int *cands, int k, int exact, int *values, long *sums,
+                long *searches)
     ctypedef struct kj_tree:
         int nn, nm, ne
         uint32_t *iE
@@ -312,13 +313,15 @@ cdef class Core:
         _stop_end(&self.ctx.stop, hooked)
 
     def pimc(self, mine, known, pool, need, count, seed, trump, leader, trick, bonus,
-             candidates, exact=False):
+             candidates, exact=False, worlds=None):
         """One decision by perfect-information Monte Carlo (kj_pimc in _core.h).
 
         The mover (``leader`` if ``trick`` is -1, else the other seat) holds ``mine``;
         each of ``count`` worlds gives the other hand ``known`` plus ``need`` cards of
-        ``pool`` (the sets :func:`sample_hands` draws from ``seed``). ``candidates``
-        are legal cards of the mover, in the order that breaks ties.
+        ``pool`` (the sets :func:`sample_hands` draws from ``seed``, or, given
+        ``worlds``, those ``count`` sets: each ``need`` cards of ``pool``; ``seed`` is
+        then unused). ``candidates`` are legal cards of the mover, in the order that
+        breaks ties.
 
         Returns:
             (index of the chosen candidate: the greatest total points of the mover over
@@ -337,6 +340,7 @@ cdef class Core:
         cdef int k = len(candidates), i, chosen
         cdef bint ex = bool(exact)
         cdef int *values = NULL
+        cdef uint64_t *preset = NULL
         if not 1 <= k <= KJ_MAX_HAND:
             raise ValueError(f"{k} candidates (expected 1..{KJ_MAX_HAND})")
         if (hm & hk) or (hp & (hm | hk)):
@@ -348,22 +352,35 @@ cdef class Core:
         mover = _cint(leader, "leader", 0, 1, "0 for E or 1 for D")
         if trick != -1:
             mover = 1 - mover
+        if worlds is not None:
+            worlds = [_u64(x, "worlds") for x in worlds]
+            if len(worlds) != w:
+                raise ValueError(f"{len(worlds)} worlds given for count {w}")
+            for x in worlds:
+                if x & ~hp or bin(x).count("1") != n:
+                    raise ValueError(f"world {x:#x} is not {n} cards of the pool {hp:#x}")
         # every world is a position of the same shape: check one
-        first = hk | sample_hands(hp, n, 1, s)[0]
+        first = hk | (worlds[0] if worlds is not None else sample_hands(hp, n, 1, s)[0])
         e, d = (hm, first) if mover == 0 else (first, hm)
         self._position(e, d, trump, leader, trick, bonus, &he, &hd, a)
         for i in range(k):
             cards[i] = _cint(candidates[i], "candidates", 0, 63, "a card", i)
             if not (hm >> cards[i]) & 1:
                 raise ValueError(f"candidate {cards[i]} is not in the mover's hand")
-        if ex:
-            values = <int *>malloc(w * k * sizeof(int))
-            if values is NULL:
-                raise MemoryError()
         try:
+            if ex:
+                values = <int *>malloc(w * k * sizeof(int))
+                if values is NULL:
+                    raise MemoryError()
+            if worlds is not None:
+                preset = <uint64_t *>malloc(w * sizeof(uint64_t))
+                if preset is NULL:
+                    raise MemoryError()
+                for i in range(w):
+                    preset[i] = worlds[i]
             hooked = _stop_begin(&self.ctx.stop)
             with nogil:
-                chosen = kj_pimc(self.ctx, hm, hk, hp, n, w, s, a[0], a[1], a[2], a[3],
+                chosen = kj_pimc(self.ctx, hm, hk, hp, n, w, s, preset, a[0], a[1], a[2], a[3],
                                  cards, k, ex, values, sums, &searches)
             _stop_end(&self.ctx.stop, hooked)
             if chosen == -2:
@@ -374,6 +391,7 @@ cdef class Core:
             return chosen, [sums[i] for i in range(k)], searches, rows
         finally:
             free(values)
+            free(preset)
 
     def optimal_tree(self, e, d, trump, leader, trick, bonus, per_class, max_nodes):
         """The DAG of optimal play from a position, as flat lists (None if over max_nodes).

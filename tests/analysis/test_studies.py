@@ -738,7 +738,11 @@ def test_data_dictionary_names_every_column_of_every_study(tmp_path):
         ("klabberjass-bidding", 2, {}),
         ("klabberjass-sinking", 6, {"samples": 2}),
         ("carabin-bidding", 1, {"players": 3}),
-        ("klabberjass-matches", 1, {"play": "dd", "format": "duplicate"}),
+        (
+            "klabberjass-matches",
+            1,
+            {"a": "thumb", "b": "thumb", "samples": 2, "format": "duplicate", "inference": "a"},
+        ),
         ("carabin-matches", 1, {"players": 3, "format": "duplicate"}),
         ("klabberjass-realplay", 1, {"samples": 2}),
         ("klabberjass-sinking-realplay", 6, {"samples": 2, "sink_samples": 2}),
@@ -748,8 +752,10 @@ def test_data_dictionary_names_every_column_of_every_study(tmp_path):
         df = read_study(_tiny(tmp_path, name, deals, deals, **params))
         assert len(df) > 0, name
         assert sorted(df.columns) == sorted(documented[name]), name
-    # format=single (the default) writes the same columns but the duplicate ones
+    # format=single (the default) writes the same columns but the duplicate ones, and
+    # without inference (the default) no inference counts
     only_duplicate = {"leg", "common_deals", "common_a", "common_b", "seating"}
+    only_duplicate |= {"inf_decisions", "inf_drawn", "inf_kept", "inf_fallbacks"}
     for name, params in (("klabberjass-matches", {"play": "dd"}), ("carabin-matches", {})):
         df = read_study(_tiny(tmp_path / "single", name, 1, 1, **params))
         expected = set(documented[name]) - only_duplicate
