@@ -7,10 +7,22 @@ cards and the turn-up, and, as bidder, decides before the first trick whether to
 declare his sequences and Bella:
 
 - ``derived``: the equilibrium bidding rule of :mod:`analysis.bidding.equilibrium` (hand
-  classes, mixed strategies sampled) and the sinking threshold of
-  :mod:`analysis.bidding.sinking`: declare nothing when the estimated margin (his mean
-  total minus the opponent's, declaring everything, over ``sink_samples`` sampled
-  worlds) is below the threshold, else declare everything;
+  classes, mixed strategies sampled); as bidder he declares as ``sinking=`` says:
+
+  - ``realplay`` (default): the rule of the real-play sinking study
+    (:func:`analysis.bidding.sinking_realplay.published_rule`, read from
+    ``data/studies/klabberjass-sinking-realplay``, the rule of notebook 03). Its finding
+    now: always declare the runs, and decide Bella when playing the second of the trump K
+    and Q (:class:`analysis.bidding.sinking_realplay.BellaDecision` over
+    ``sink_samples`` worlds, the play then card by card in both play models); should the
+    tables support a margin threshold instead, he sinks by it, and if neither, he
+    declares everything;
+  - ``margin``: the withdrawn double-dummy rule of :mod:`analysis.bidding.sinking`:
+    declare nothing when the estimated margin (his mean total minus the opponent's,
+    declaring everything, over ``sink_samples`` sampled worlds) is below the threshold
+    of ``data/studies/klabberjass-sinking/summary.json`` (−42), else declare
+    everything. The published single and duplicate matches were played so (their
+    manifests, written before the parameter, are read with it);
 - ``derived-declare``: the same bidding, always declaring (isolates the sinking rule);
 - ``thumb``: take with the Jass and another trump or the Menel and two others
   (:func:`analysis.bidding.equilibrium.thumb_policy`), always declare;
@@ -77,10 +89,12 @@ from analysis.bidding.klabberjass import (
     proportion,
 )
 from analysis.bidding.sinking import sampled_option_nets
+from analysis.bidding.sinking_realplay import BellaDecision, SinkingRule, published_rule
 from analysis.play import (
     Auction,
     AuctionInference,
     CarabinPimc,
+    DoubleDummy,
     Pimc,
     Stats,
     play_carabin,
@@ -106,6 +120,8 @@ from solver.klabberjass.table import engine_solver
 ROOT = Path(__file__).resolve().parent.parent
 KLABBERJASS_RULE = ROOT / "data/studies/klabberjass-matches/derived_rule.json"
 SINKING_SUMMARY = ROOT / "data/studies/klabberjass-sinking/summary.json"
+#: How a sinking policy (``derived``) decides its declarations as bidder (``sinking=``).
+SINKING = ("realplay", "margin")
 
 # ====================================================================== Klabberjass policies
 
@@ -118,7 +134,9 @@ class KlabberjassPolicy:
         name: the policy's name.
         bidding: ``equilibrium``, ``scorecard`` (the point count derived from real play,
             :mod:`analysis.bidding.scorecard`), ``thumb`` or ``always``.
-        sink: sink below the estimated-margin threshold (else always declare).
+        sink: as bidder, decide the declarations by the sinking rule of the match
+            (``sinking=``: the real-play finding or the withdrawn margin threshold);
+            else always declare everything.
         infer: in PIMC card play, read the auction: the worlds are drawn consistent
             with the other player's calls under his bidding policy (assumed known;
             :class:`analysis.play.AuctionInference`).
@@ -183,8 +201,15 @@ def load_klabberjass_rule(path: str = str(KLABBERJASS_RULE)):
 
 
 def sinking_threshold(path: str | Path = SINKING_SUMMARY) -> float:
-    """The margin threshold of the sinking study (notebook 03)."""
+    """The margin threshold of the double-dummy sinking study (withdrawn; ``sinking=margin``)."""
     return float(json.loads(Path(path).read_text())["threshold"])
+
+
+@lru_cache(maxsize=1)
+def realplay_sinking_rule() -> SinkingRule:
+    """The declaring rule of the real-play sinking study's published tables
+    (``sinking=realplay``), read once."""
+    return published_rule()
 
 
 def _one_hand_arrays(hand6: int, seat: int, turn: int):
@@ -369,14 +394,22 @@ def estimated_margin(
 
 
 def declarations(
-    hands: tuple[int, int], bidder: int, trump: int, bidder_sinks: bool, rules: Rules
+    hands: tuple[int, int],
+    bidder: int,
+    trump: int,
+    bidder_sinks: bool,
+    rules: Rules,
+    bidder_bella: bool | None = None,
 ) -> tuple[tuple[int, int], tuple[int, int]]:
     """(sequence points, Bella points) scored, each (E, D): the opponent declares all he
-    holds; the bidder all or, if he sinks, nothing."""
+    holds; the bidder all or, if he sinks, nothing. ``bidder_bella``, when given and he
+    does not sink, says whether the bidder announced the Bella he holds."""
     declared = [runs(hands[0]), runs(hands[1])]
     bella = [rules.bella if has_bella(h, trump) else 0 for h in hands]
     if bidder_sinks:
         declared[bidder] = []
+        bella[bidder] = 0
+    elif bidder_bella is not None and not bidder_bella:
         bella[bidder] = 0
     seqs = sequence_points(declared[0], declared[1], trump, rules)
     return seqs, (bella[0], bella[1])
@@ -392,13 +425,15 @@ def play_pimc(
     inference: tuple[AuctionInference | None, AuctionInference | None] = (None, None),
     auction: Auction | None = None,
     stats: list[Stats] | None = None,
+    on_card: Callable[..., None] | None = None,
 ) -> tuple[int, int]:
     """Card points (E, D) of a deal played card by card by PIMC (E leads): both seats
     play :class:`analysis.play.Pimc` over ``samples`` worlds a decision, the worlds'
     seeds drawn from ``rng`` (one stream for both, in the order of the decisions).
 
     ``inference[s]``: how seat ``s`` reads ``auction`` (None: he ignores it). The
-    seats' :class:`analysis.play.Stats` are appended to ``stats`` when given."""
+    seats' :class:`analysis.play.Stats` are appended to ``stats`` when given.
+    ``on_card`` observes each card (as in :func:`analysis.play.play_deal`)."""
 
     if inference == (None, None):
         policy = Pimc(samples, seed=rng)
@@ -406,10 +441,10 @@ def play_pimc(
     else:
         pols = (Pimc(samples, seed=rng, inference=inference[0]),
                 Pimc(samples, seed=rng, inference=inference[1]))  # fmt: skip
-    points = play_deal(hands, trump, turn, pols, rules=rules, auction=auction).points
+    played = play_deal(hands, trump, turn, pols, rules=rules, auction=auction, on_card=on_card)
     if stats is not None:
         stats.extend(p.stats for p in pols)
-    return points
+    return played.points
 
 
 def play_dd(hands: tuple[int, int], trump: int, rules: Rules) -> tuple[int, int]:
@@ -421,9 +456,10 @@ def play_dd(hands: tuple[int, int], trump: int, rules: Rules) -> tuple[int, int]
 
 @dataclass(frozen=True)
 class DealRecord:
-    """One simulated Klabberjass deal: seats' scores (E, D), contract, sinking, and the
-    auction inference of its card play (decisions inferred, candidate worlds drawn,
-    kept, fallbacks; summed over the seats that infer)."""
+    """One simulated Klabberjass deal: seats' scores (E, D), contract, sinking
+    (``sank``: the bidder declared less than he held, his runs and Bella or his Bella
+    alone), and the auction inference of its card play (decisions inferred, candidate
+    worlds drawn, kept, fallbacks; summed over the seats that infer)."""
 
     score: tuple[int, int]
     bidder: int | None
@@ -442,39 +478,61 @@ def klabberjass_deal(
     sink_samples: int = 12,
     rules: Rules = SEED,
     threshold: float | None = None,
+    sinking: str = "realplay",
 ) -> DealRecord:
-    """Bid, decide sinking, play and score one deal (``policies[0]`` sits E)."""
+    """Bid, decide sinking, play and score one deal (``policies[0]`` sits E).
+
+    ``sinking`` (``realplay`` or ``margin``, see the module) is how a sinking policy
+    decides as bidder; ``threshold`` replaces the margin threshold of a threshold rule.
+    """
+    if sinking not in SINKING:
+        raise ValueError(f"unknown sinking '{sinking}' (expected realplay or margin)")
+    if play not in ("pimc", "dd"):
+        raise ValueError(f"unknown play '{play}' (expected pimc or dd)")
     contract, calls = klabberjass_bidding(deal, policies, rng)
     if contract is None:
         return DealRecord((0, 0), None, None, False, None)
     b, t = contract
     sinks = False
+    hook: BellaDecision | None = None
     holds = bool(runs(deal.hands[b])) or has_bella(deal.hands[b], t)
     if policies[b].sink and holds:
-        th = sinking_threshold() if threshold is None else threshold
-        margin = estimated_margin(deal.hands[b], b, t, deal.turn, sink_samples, rng, rules)
-        sinks = margin < th
+        rule = SinkingRule("threshold") if sinking == "margin" else realplay_sinking_rule()
+        if rule.kind == "threshold":
+            th = threshold if threshold is not None else rule.threshold
+            th = sinking_threshold() if th is None else th
+            margin = estimated_margin(deal.hands[b], b, t, deal.turn, sink_samples, rng, rules)
+            sinks = margin < th
+        elif rule.kind == "bella-when-played" and has_bella(deal.hands[b], t):
+            full = (1 << len(runs(deal.hands[b]))) - 1
+            seed = rng.getrandbits(64)
+            hook = BellaDecision(deal.hands, b, t, full, sink_samples, seed, rules)
+    on_card = None if hook is None else hook.observe  # he decides Bella when he plays it
     counts = (0, 0, 0, 0)
     if play == "dd":
-        cp = play_dd(deal.hands, t, rules)
-    elif play == "pimc":
-        if any(p.infer for p in policies):
-            reading = auction_inference(policies)
-            inference = (reading if policies[0].infer else None,
-                         reading if policies[1].infer else None)  # fmt: skip
-            stats: list[Stats] = []
-            cp = play_pimc(deal.hands, t, deal.turn, samples, rng, rules, inference, calls, stats)
-            counts = tuple(  # type: ignore[assignment]
-                sum(getattr(st, k) for st in stats)
-                for k in ("inferred", "drawn", "kept", "fallbacks")
-            )
-        else:
-            cp = play_pimc(deal.hands, t, deal.turn, samples, rng, rules)
+        if hook is None:
+            cp = play_dd(deal.hands, t, rules)
+        else:  # card by card: the same card points, with the Bella decision on the way
+            dd = DoubleDummy()
+            played = play_deal(deal.hands, t, deal.turn, (dd, dd), rules=rules, on_card=on_card)
+            cp = played.points
+    elif any(p.infer for p in policies):
+        reading = auction_inference(policies)
+        inference = (reading if policies[0].infer else None,
+                     reading if policies[1].infer else None)  # fmt: skip
+        stats: list[Stats] = []
+        cp = play_pimc(
+            deal.hands, t, deal.turn, samples, rng, rules, inference, calls, stats, on_card
+        )
+        counts = tuple(  # type: ignore[assignment]
+            sum(getattr(st, k) for st in stats) for k in ("inferred", "drawn", "kept", "fallbacks")
+        )
     else:
-        raise ValueError(f"unknown play '{play}' (expected pimc or dd)")
-    seqs, bella = declarations(deal.hands, b, t, sinks, rules)
+        cp = play_pimc(deal.hands, t, deal.turn, samples, rng, rules, on_card=on_card)
+    announced = None if hook is None else bool(hook.announced)
+    seqs, bella = declarations(deal.hands, b, t, sinks, rules, announced)
     s = score_deal(b, cp, seqs, bella)
-    return DealRecord(s.score, b, t, sinks, s.result, counts)
+    return DealRecord(s.score, b, t, sinks or announced is False, s.result, counts)
 
 
 @dataclass(frozen=True)
@@ -550,7 +608,8 @@ def klabberjass_match(
         boards: the deals to play (:class:`KlabberjassBoards`, deal ``k`` with its own
             random stream; ``rng`` is then unused); None draws each deal and all play
             from ``rng``.
-        kwargs: passed to ``deal_fn`` (play, samples, sink_samples, rules, threshold).
+        kwargs: passed to ``deal_fn`` (play, samples, sink_samples, rules, threshold,
+            sinking).
     """
     rules = kwargs.get("rules", SEED)
     game = Match(rules)
@@ -674,6 +733,7 @@ def klabberjass_matches_chunk(
         "samples": int(params.get("samples", 6)),
         "sink_samples": int(params.get("sink_samples", 12)),
         "rules": rules,
+        "sinking": str(params.get("sinking", "realplay")),
     }
     keys = (*_KJ_NAMES, *_KJ_EXTRA) + (_KJ_DUPLICATE if fmt == "duplicate" else ())
     if reads != "none":
@@ -1331,14 +1391,17 @@ def study_command(folder: str | Path, manifest: dict[str, Any]) -> str:
     >>> study_command("runs/x", m)
     'tricklab study carabin-matches --deals 5 --seed 2 --out runs/x --workers 1 --param players=3 --param format=duplicate'
     """
-    from analysis.studies import get_study
+    from analysis.studies import added_params, get_study
 
     study = get_study(manifest["study"])
     words = ["tricklab", "study", study.name, "--deals", str(manifest["deals"])]
     words += ["--seed", str(manifest["seed"]), "--out", str(folder), "--workers", "1"]
     if manifest.get("chunk_size") != study.chunk_size:
         words += ["--chunk-size", str(manifest["chunk_size"])]
-    for key, value in manifest["params"].items():
+    params = dict(manifest["params"])
+    for key, value in added_params(study.name).items():
+        params.setdefault(key, value)  # added since the folder was written: its rows' value
+    for key, value in params.items():
         if study.params.get(key) != value:
             words += ["--param", f"{key}={value}"]
     return " ".join(words)

@@ -243,9 +243,11 @@ STUDIES: dict[str, Study] = {
         Study(
             "klabberjass-matches",
             "Klabberjass: matches to 500 between policy a and policy b (derived, "
-            "derived-declare, thumb, always), card play by PIMC or double dummy; a row a match, "
-            "or with format=duplicate two legs on the same deals, policies swapped (--deals "
-            "counts matches or pairs)",
+            "derived-declare, scorecard, thumb, always), card play by PIMC or double dummy; "
+            "derived declares as the real-play sinking study finds (sinking=realplay) or by "
+            "the withdrawn margin threshold (sinking=margin); a row a match, or with "
+            "format=duplicate two legs on the same deals, policies swapped (--deals counts "
+            "matches or pairs)",
             "analysis.matches:klabberjass_matches_chunk",
             10,
             {
@@ -257,6 +259,7 @@ STUDIES: dict[str, Study] = {
                 "rules": "seed",
                 "format": "single",
                 "inference": "none",
+                "sinking": "realplay",
             },
             {
                 "a": _choice("derived", "derived-declare", "scorecard", "thumb", "always"),
@@ -267,6 +270,7 @@ STUDIES: dict[str, Study] = {
                 "rules": _choice("seed"),  # the matches simulate the seed rules only
                 "format": _FORMAT,
                 "inference": _choice("none", "a", "b", "both"),
+                "sinking": _choice("realplay", "margin"),
             },
             {"a_first_seat": "seat"},
         ),
@@ -448,9 +452,19 @@ _IDENTITY = ("study", "params", "seed", "chunk_size")
 #: Parameters added to a study after folders were written without them; their value
 #: here keeps the rows as they were, so an older manifest lacking one is read with it.
 _ADDED_PARAMS: dict[str, dict[str, Any]] = {
-    "klabberjass-matches": {"format": "single", "inference": "none"},
+    "klabberjass-matches": {"format": "single", "inference": "none", "sinking": "margin"},
     "carabin-matches": {"format": "single"},
 }
+
+
+def added_params(study: str) -> dict[str, Any]:
+    """The parameters added to ``study`` after folders were written without them, with
+    the value that keeps those folders' rows (see :data:`_ADDED_PARAMS`).
+
+    >>> added_params("klabberjass-matches")["sinking"]
+    'margin'
+    """
+    return dict(_ADDED_PARAMS.get(study, {}))
 
 
 def _manifest(study: Study, params: dict[str, Any], seed: int, deals: int, size: int) -> dict:
@@ -723,7 +737,7 @@ def _adopt(folder: _Folder, manifest: dict[str, Any]) -> None:
         raise StudyError(f"{path} is not a study manifest; refusing to use {out}") from None
     old_params = old.get("params")
     if isinstance(old_params, dict) and old.get("study") in _ADDED_PARAMS:
-        old = {**old, "params": {**_ADDED_PARAMS[old["study"]], **old_params}}
+        old = {**old, "params": {**added_params(str(old["study"])), **old_params}}
     diffs = [
         f"{k} {old.get(k)!r} (asked: {manifest[k]!r})"
         for k in _IDENTITY

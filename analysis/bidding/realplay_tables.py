@@ -23,7 +23,11 @@ payoff, **on the same deals**, and everything is measured on held-out deals:
   count, and what it loses against the equilibrium.
 
 ``python -m analysis.bidding.realplay_tables STUDY_DIR [STUDY_DIR ...] OUT_DIR``
-writes the tables of each study folder (one per seed) to ``OUT_DIR``.
+writes the tables of each study folder (one run: a seed of a set of rules) to
+``OUT_DIR``, every table with ``seed`` and ``rules`` columns; :func:`findings` gives each
+figure for every run, so each set of rules is read beside its second seed. The published
+tables (``data/studies/klabberjass-realplay``) hold the seed rules and the classic rules,
+seeds 1 and 2 of each (the commands are in ``summary.json``).
 """
 
 from __future__ import annotations
@@ -500,6 +504,81 @@ def _share_words(h2h, rules: str, seed: int) -> str:
     return f"{card['gain'] / eq['gain']:.0%} ({label})"
 
 
+def agreement(frame, what: str, rules: str, **where: Any) -> str:
+    """Whether one figure of ``rules`` is measurable (its interval clear of 0) on every
+    seed of those rules, in the same direction.
+
+    >>> import pandas as pd
+    >>> f = pd.DataFrame({"seed": [1, 2], "rules": ["seed"] * 2, "gain": [2.0, 0.5],
+    ...                   "low": [1.0, -0.4], "high": [3.0, 1.4]})
+    >>> agreement(f, "gain", "seed")
+    'measurable on seed 1 only'
+    """
+    rows = frame[frame["rules"] == rules]
+    for k, v in where.items():
+        rows = rows[rows[k] == v]
+    rows = rows.sort_values("seed")
+    signs = [int(r.low > 0) - int(r.high < 0) for r in rows.itertuples()]
+    seeds = [int(x) for x in rows["seed"]]
+    if len(seeds) < 2:
+        return f"on one seed only (seed {', '.join(map(str, seeds))}), not replicated"
+    if all(x == 0 for x in signs):
+        return "measurable on no seed"
+    if all(x == signs[0] for x in signs):
+        return f"measurable on every seed ({'above' if signs[0] > 0 else 'below'} 0)"
+    if 1 in signs and -1 in signs:
+        return "measurable on several seeds but in opposite directions"
+    found = [str(s) for s, x in zip(seeds, signs, strict=True) if x != 0]
+    return f"measurable on seed {', '.join(found)} only"
+
+
+#: The headline figures whose replication on a second seed :func:`findings` states.
+HEADLINES = (
+    ("the bias of double-dummy play", "bias", "difference", {"contracts": "all contracts"}),
+    (
+        "the real-play rule over the double-dummy rule",
+        "head_to_head",
+        "gain",
+        {"policy": "real-play equilibrium", "against": "double-dummy equilibrium"},
+    ),
+    (
+        "the real-play equilibrium over the rule of thumb",
+        "head_to_head",
+        "gain",
+        {"policy": "real-play equilibrium", "against": "rule of thumb"},
+    ),
+    (
+        "the scorecard over the rule of thumb",
+        "head_to_head",
+        "gain",
+        {"policy": "scorecard", "against": "rule of thumb"},
+    ),
+    (
+        "the equilibrium over the scorecard",
+        "head_to_head",
+        "gain",
+        {"policy": "real-play equilibrium", "against": "scorecard"},
+    ),
+)
+
+
+def _replication(tables: dict[str, Any]) -> str:
+    """One sentence: each headline's replication on the second seed, per set of rules."""
+    parts = []
+    for rules in dict.fromkeys(r for r, _ in _runs(tables["bias"])):
+        said = []
+        for name, table, what, where in HEADLINES:
+            extra = {"payoffs": "pimc"} if table == "head_to_head" else {}
+            said.append(f"{name}: {agreement(tables[table], what, rules, **where, **extra)}")
+        parts.append(f"{rules} rules: " + "; ".join(said))
+    return (
+        "**Replication on the second seed** (measurable: the 95 % interval clear of 0; "
+        "rules compared on held-out deals with real-play payoffs): "
+        + ". ".join(p[0].upper() + p[1:] for p in parts)
+        + "."
+    )
+
+
 def findings(tables: dict[str, Any]) -> list[str]:
     """Notebook 02's findings as sentences computed from the tables (as read by
     :func:`read`), so the words cannot drift from the numbers."""
@@ -558,6 +637,7 @@ def findings(tables: dict[str, Any]) -> list[str]:
         + "; of the double-dummy rule at a real table: "
         + _by_seed(ex, "gain", equilibrium="dd", payoffs="pimc", best_response_of="total")
         + ".",
+        _replication(tables),
     ]
     return out
 
@@ -584,6 +664,7 @@ def main(argv: list[str] | None = None) -> int:
 
 __all__ = [
     "Fitted",
+    "agreement",
     "findings",
     "fmt",
     "best_response",

@@ -51,6 +51,7 @@ import json
 import random
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -666,26 +667,68 @@ def _way(tables: dict, start: str, cases: str = "reached", play: str = "PIMC (re
     return g[(g["cases"] == cases) & (g["play"] == play) & g["way"].str.startswith(start)]
 
 
-def rule_sentence(tables: dict) -> str:
-    """The sinking rule in one sentence, computed from the tables: PIMC play (real
-    play), the contracts the auction reaches, every seed must agree (the interval of
-    each seed above 0) before a gain is called measurable.
+#: Where the published tables live (the rule the match policies follow is read there).
+PUBLISHED = Path(__file__).resolve().parents[2] / "data/studies/klabberjass-sinking-realplay"
 
-    - the held-out threshold rule gains on every seed: "declare nothing below θ";
-    - else deciding Bella when played gains on every seed: "declare the runs, decide
-      Bella when played";
-    - else: "declare everything".
+
+@dataclass(frozen=True)
+class SinkingRule:
+    """What the bidder should declare, as the real-play study finds it.
+
+    Attributes:
+        kind: ``threshold`` (declare nothing, runs and Bella, when the estimated margin
+            with everything declared is below ``threshold``, else everything),
+            ``bella-when-played`` (always declare the runs; announce Bella when playing
+            the second of the trump K and Q if, from what he knows then, announcing
+            nets at least as much as not, :class:`BellaDecision`) or ``declare``
+            (declare everything).
+        threshold: the margin threshold of ``threshold`` (None otherwise).
     """
+
+    kind: str
+    threshold: float | None = None
+
+
+def _measurable(rows) -> bool:
+    return len(rows) > 0 and bool((rows["low"] > 0).all())
+
+
+def sinking_rule(tables: dict) -> SinkingRule:
+    """The rule the tables support: PIMC play (real play), the contracts the auction
+    reaches, every seed must agree (the interval of each seed above 0) before a gain is
+    called measurable.
+
+    - the held-out threshold rule gains on every seed (and sinks somewhere on each):
+      ``threshold`` at the median of the seeds' fitted thresholds;
+    - else deciding Bella when played gains on every seed and sinking the runs does
+      not: ``bella-when-played``;
+    - else: ``declare``.
+    """
+    h = tables["held_out"]
+    held = h[(h["cases"] == "reached") & (h["play"] == "pimc")]
+    if _measurable(held) and (held["threshold"] > float(THRESHOLDS[0])).all():
+        return SinkingRule("threshold", float(held["threshold"].median()))
+    runs_only = _way(tables, "runs from information")
+    bella = _way(tables, "declare runs, Bella when played")
+    if _measurable(bella) and not _measurable(runs_only):
+        return SinkingRule("bella-when-played")
+    return SinkingRule("declare")
+
+
+def published_rule(folder: str | Path = PUBLISHED) -> SinkingRule:
+    """:func:`sinking_rule` of the published tables (``folder``)."""
+    return sinking_rule(read_summary(folder))
+
+
+def rule_sentence(tables: dict) -> str:
+    """The sinking rule of :func:`sinking_rule` in one sentence, with the figures it
+    rests on (computed from the tables)."""
     h = tables["held_out"]
     held = h[(h["cases"] == "reached") & (h["play"] == "pimc")]
     info = _way(tables, "from information")
     runs_only = _way(tables, "runs from information")
     bella = _way(tables, "declare runs, Bella when played")
     lowest = float(THRESHOLDS[0])
-
-    def measurable(rows) -> bool:
-        return len(rows) > 0 and bool((rows["low"] > 0).all())
-
     held_txt = ", ".join(
         (
             f"θ = {r.threshold:+.0f} sinks in {r.sinks_share:.1%} of held-out contracts"
@@ -701,19 +744,27 @@ def rule_sentence(tables: dict) -> str:
         f"{_fmt(runs_only)}; Bella decided when played over always announcing "
         f"{_fmt(bella)}; held-out threshold {held_txt})"
     )
-    if measurable(held) and (held["threshold"] > lowest).all():
-        th = float(held["threshold"].median())
+    return f"{rule_advice(sinking_rule(tables))} {tail}."
+
+
+def rule_advice(rule: SinkingRule) -> str:
+    """What the bidder should do under ``rule``, in words (no figures).
+
+    >>> rule_advice(SinkingRule("threshold", -30.0))
+    'Declare nothing when your estimated margin with everything declared is below -30 points, otherwise declare everything'
+    """
+    if rule.kind == "threshold":
         return (
             f"Declare nothing when your estimated margin with everything declared is below "
-            f"{th:+.0f} points, otherwise declare everything {tail}."
+            f"{rule.threshold:+.0f} points, otherwise declare everything"
         )
-    if measurable(bella) and not measurable(runs_only):
+    if rule.kind == "bella-when-played":
         return (
             "Always declare your sequences, and announce Bella when you play the second of "
             "the trump K and Q unless you then expect to be bate even with its points; "
-            f"sinking sequences gains nothing measurable {tail}."
+            "sinking sequences gains nothing measurable"
         )
-    return f"Declare everything: sinking gains nothing measurable in real play {tail}."
+    return "Declare everything: sinking gains nothing measurable in real play"
 
 
 TABLES = ("gains", "hiding", "held_out", "by_margin", "counts")

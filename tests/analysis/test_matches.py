@@ -256,3 +256,85 @@ def test_the_scorecard_policy_bids_as_the_published_card_says():
         else:
             assert got is None
     assert len(seen) >= 3  # the deals drew takes, names and passes
+
+
+def _holding_deals(n: int, seed: int, bella: bool):
+    """Random deals where E, taking the turn-up suit, holds something to declare (and,
+    with ``bella``, the trump K and Q)."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < n:
+        deal = Deal.random(rng.getrandbits(64))
+        t = deal.turn >> 4
+        if has_bella(deal.hands[0], t) if bella else runs(deal.hands[0]):
+            found.append(deal)
+    return found
+
+
+def test_the_sinking_policy_declares_as_the_real_play_rule_says(monkeypatch):
+    import analysis.matches as m
+    from analysis.bidding.sinking_realplay import SinkingRule
+
+    sinker = m.KlabberjassPolicy("sinker", "always", True)  # E always bids: E is bidder
+    pols = (sinker, P["thumb"])
+    for deal in _holding_deals(6, 21, bella=False):
+        t = deal.turn >> 4
+        cp = play_dd(deal.hands, t, SEED)
+
+        def score(sinks, bella=None, deal=deal, t=t, cp=cp):
+            return score_deal(0, cp, *declarations(deal.hands, 0, t, sinks, SEED, bella)).score
+
+        monkeypatch.setattr(m, "realplay_sinking_rule", lambda: SinkingRule("declare"))
+        rec = klabberjass_deal(deal, pols, random.Random(1), play="dd")
+        assert (rec.score, rec.sank) == (score(False), False)
+        monkeypatch.setattr(m, "realplay_sinking_rule", lambda: SinkingRule("threshold", 1e9))
+        rec = klabberjass_deal(deal, pols, random.Random(1), play="dd")
+        assert (rec.score, rec.sank) == (score(True), True)
+        # the withdrawn margin rule, asked for by name, whatever the real-play rule
+        monkeypatch.setattr(m, "realplay_sinking_rule", lambda: SinkingRule("declare"))
+        rec = klabberjass_deal(deal, pols, random.Random(1), play="dd", sinking="margin",
+                               threshold=1e9)  # fmt: skip
+        assert (rec.score, rec.sank) == (score(True), True)
+    with pytest.raises(ValueError, match="unknown sinking 'never'"):
+        klabberjass_deal(deal, pols, random.Random(1), play="dd", sinking="never")
+
+
+def test_bella_when_played_declares_the_runs_and_decides_bella_in_play(monkeypatch):
+    import analysis.matches as m
+    from analysis.bidding.sinking_realplay import BellaDecision, SinkingRule
+    from analysis.play import DoubleDummy, play_deal
+
+    monkeypatch.setattr(m, "realplay_sinking_rule", lambda: SinkingRule("bella-when-played"))
+    sinker = m.KlabberjassPolicy("sinker", "always", True)
+    pols = (sinker, P["thumb"])
+    withheld = 0
+    for deal in _holding_deals(12, 22, bella=True):
+        t = deal.turn >> 4
+        rec = klabberjass_deal(deal, pols, random.Random(3), play="dd", sink_samples=4)
+        # the same draws by hand: the auction, then the seed of the Bella worlds
+        rng = random.Random(3)
+        assert klabberjass_auction(deal, pols, rng) == (0, t)
+        full = (1 << len(runs(deal.hands[0]))) - 1
+        hook = BellaDecision(deal.hands, 0, t, full, 4, rng.getrandbits(64), SEED)
+        dd = DoubleDummy()
+        cp = play_deal(deal.hands, t, deal.turn, (dd, dd), on_card=hook.observe).points
+        assert cp == play_dd(deal.hands, t, SEED)  # card by card double dummy: same points
+        seqs, bella = declarations(deal.hands, 0, t, False, SEED, hook.announced)
+        assert seqs == declarations(deal.hands, 0, t, False, SEED)[0]  # runs declared
+        assert rec.score == score_deal(0, cp, seqs, bella).score
+        assert rec.sank == (not hook.announced)
+        withheld += rec.sank
+    rec = klabberjass_deal(deal, pols, random.Random(3), play="pimc", samples=2, sink_samples=2)
+    assert (rec.bidder, rec.trump) == (0, deal.turn >> 4)  # PIMC play with the hook
+    assert withheld < 12  # he announces Bella when it pays (here: most deals)
+
+
+def test_an_older_match_folder_regenerates_with_the_sinking_it_was_played_with():
+    from analysis.matches import study_command
+
+    old = {"study": "klabberjass-matches", "seed": 1, "deals": 10, "chunk_size": 10,
+           "params": {"a": "derived", "b": "thumb", "play": "dd", "samples": 6,
+                      "sink_samples": 12, "rules": "seed"}}  # fmt: skip
+    assert study_command("runs/x", old).endswith("--param play=dd --param sinking=margin")
+    new = {**old, "params": {**old["params"], "sinking": "realplay"}}
+    assert "sinking" not in study_command("runs/x", new)

@@ -250,3 +250,80 @@ def test_a_folder_with_a_gap_is_refused(tmp_path, frame):
     )
     with pytest.raises(ValueError, match="not 0 to 99 in order"):
         realplay_tables([folder])
+
+
+def test_every_finding_is_given_for_both_seeds_of_both_rules(tmp_path, frame):
+    from analysis.bidding.realplay_tables import _runs, findings, fmt, read
+
+    classic = synthetic(600, 4)
+    folders = []
+    for rules, rows in (("seed", frame), ("classic", classic)):
+        for seed, part in ((1, rows.iloc[:300]), (2, rows.iloc[300:])):
+            part = part.assign(deal=range(len(part)))
+            params = {"rules": rules, "samples": 20}
+            folders.append(study_folder(tmp_path / f"{rules}{seed}", part, seed, params))
+    write(realplay_tables(folders), tmp_path / "out", "cmd")
+    t = read(tmp_path / "out")
+    runs = [("seed", 1), ("seed", 2), ("classic", 1), ("classic", 2)]
+    assert _runs(t["bias"]) == runs
+    lines = findings(t)
+    assert lines[0].startswith(
+        "Data: 300 deals (seed 1), 300 deals (seed 2), 300 deals (classic rules, seed 1), "
+        "300 deals (classic rules, seed 2);"
+    )
+    h = t["head_to_head"]
+    for rules, seed in runs:
+        label = f"seed {seed}" if rules == "seed" else f"classic rules, seed {seed}"
+        for policy, against in (
+            ("real-play equilibrium", "double-dummy equilibrium"),
+            ("real-play equilibrium", "rule of thumb"),
+            ("scorecard", "rule of thumb"),
+            ("real-play equilibrium", "scorecard"),
+        ):
+            r = h[(h.seed == seed) & (h.rules == rules) & (h.policy == policy)
+                  & (h.against == against) & (h.payoffs == "pimc")].iloc[0]  # fmt: skip
+            assert f"{fmt(r['gain'], r['low'], r['high'])} ({label})" in "\n".join(lines)
+    commands = json.loads((tmp_path / "out" / "summary.json").read_text())["study_commands"]
+    assert commands[3] == (
+        "tricklab study klabberjass-realplay --deals 300 --seed 2 --param rules=classic "
+        f"--param samples=20 --out {folders[3]}"
+    )
+    from analysis.bidding.realplay_tables import agreement
+
+    card = {"policy": "scorecard", "against": "rule of thumb", "payoffs": "pimc"}
+    assert lines[-1].startswith("**Replication on the second seed**")
+    assert "Seed rules: the bias" in lines[-1] and ". Classic rules: the bias" in lines[-1]
+    said = agreement(h, "gain", "classic", **card)
+    assert f"the scorecard over the rule of thumb: {said}" in lines[-1].split("Classic rules")[1]
+    cards = json.loads((tmp_path / "out" / "scorecard.json").read_text())["scorecards"]
+    assert [(c["rules"], c["seed"]) for c in cards] == runs
+    assert load(tmp_path / "out" / "scorecard.json", rules="classic") == load(
+        tmp_path / "out" / "scorecard.json", rules="classic", seed=1
+    )
+
+
+@pytest.mark.parametrize(
+    "lows, highs, said",
+    [
+        ((1.0, 0.5), (3.0, 2.0), "measurable on every seed (above 0)"),
+        ((-3.0, -2.0), (-1.0, -0.1), "measurable on every seed (below 0)"),
+        ((1.0, -0.5), (3.0, 2.0), "measurable on seed 1 only"),
+        ((-1.0, 0.5), (3.0, 2.0), "measurable on seed 2 only"),
+        ((-1.0, -0.5), (3.0, 2.0), "measurable on no seed"),
+        ((1.0, -2.0), (3.0, -0.5), "measurable on several seeds but in opposite directions"),
+    ],
+)
+def test_agreement_says_on_which_seeds_a_figure_is_clear_of_zero(lows, highs, said):
+    from analysis.bidding.realplay_tables import agreement
+
+    f = pd.DataFrame(
+        {
+            "seed": [2, 1, 1],  # out of order, and another rules' row that must not count
+            "rules": ["classic", "classic", "seed"],
+            "gain": [0.0, 0.0, 0.0],
+            "low": [lows[1], lows[0], 5.0],
+            "high": [highs[1], highs[0], 6.0],
+        }
+    )
+    assert agreement(f, "gain", "classic") == said
+    assert agreement(f, "gain", "seed") == "on one seed only (seed 1), not replicated"

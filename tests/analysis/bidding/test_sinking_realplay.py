@@ -356,3 +356,71 @@ def test_play_deal_calls_on_card_before_every_card_and_plays_the_same():
     assert hooked == plain
     assert [c for _, _, c in seen] == list(plain.cards)
     assert [n for n, _, _ in seen] == list(range(18))
+
+
+def _rule_tables(held_low: float, bella_low: float, runs_low: float, theta: float = -30.0):
+    """Tables shaped like the summary's, with each seed's lower bound as given."""
+    held = pd.DataFrame(
+        [
+            {
+                "seed": s,
+                "cases": "reached",
+                "play": "pimc",
+                "threshold": theta + 10 * s,
+                "gain": held_low + 1,
+                "low": held_low,
+                "high": held_low + 2,
+                "deals": 9,
+                "sinks_share": 0.1,
+            }
+            for s in (1, 2)
+        ]  # fmt: skip
+    )
+    ways = (
+        ("from information (runs before trick 1, Bella when played)", 0.0),
+        ("runs from information, over declaring them (Bella when played in both)", runs_low),
+        ("declare runs, Bella when played", bella_low),
+    )
+    gains = pd.DataFrame(
+        [
+            {
+                "seed": s,
+                "cases": "reached",
+                "play": "PIMC (real play)",
+                "way": way,
+                "gain": low + 1,
+                "low": low,
+                "high": low + 2,
+                "deals": 9,
+            }
+            for way, low in ways
+            for s in (1, 2)
+        ]  # fmt: skip
+    )
+    return {"held_out": held, "gains": gains}
+
+
+def test_the_rule_follows_the_figures_every_seed_must_agree():
+    from analysis.bidding.sinking_realplay import SinkingRule, sinking_rule
+
+    assert sinking_rule(_rule_tables(0.1, 0.1, -1)) == SinkingRule("threshold", -15.0)
+    assert sinking_rule(_rule_tables(-0.1, 0.1, -1)) == SinkingRule("bella-when-played")
+    assert sinking_rule(_rule_tables(-0.1, 0.1, 0.1)) == SinkingRule("declare")
+    assert sinking_rule(_rule_tables(-0.1, -0.1, -1)) == SinkingRule("declare")
+    # a threshold that never sinks (the lowest tried) is no threshold rule
+    assert sinking_rule(_rule_tables(0.1, -0.1, -1, theta=-110)).kind == "declare"
+    for low, start in ((0.1, "Declare nothing when"), (-0.1, "Always declare your")):
+        assert rule_sentence(_rule_tables(low, 0.1, -1)).startswith(start)
+
+
+def test_the_published_sentence_and_rule_are_computed_from_the_published_tables():
+    from analysis.bidding.sinking_realplay import PUBLISHED, published_rule, read_summary
+
+    tables = read_summary(PUBLISHED)
+    assert rule_sentence(tables) == tables["rule"]
+    first_words = {
+        "threshold": "Declare nothing when",
+        "bella-when-played": "Always declare your sequences",
+        "declare": "Declare everything",
+    }
+    assert tables["rule"].startswith(first_words[published_rule().kind])
