@@ -22,7 +22,7 @@ cdef extern from "_core.h" nogil:
         uint64_t nodes
         tl_stop stop
         int lo, hi
-    enum: CB_MAXP, CB_MAX_HAND
+    enum: CB_MAXP, CB_MAX_HAND, CB_WORLD_CARDS, CB_WORLD_AFTER
     int CB_PLANES, CB_MAX_PACK_POINTS
     int CB_OK, CB_BAD_PLAYERS, CB_BAD_TRUMP, CB_BAD_BIDDER, CB_BAD_LEADER, CB_BAD_HAND
     int CB_BAD_ORDER, CB_BAD_TRICK, CB_NOT_PACK, CB_OVERLAP, CB_TOO_MANY, CB_SIZES
@@ -32,6 +32,7 @@ cdef extern from "_core.h" nogil:
                  int order, const int *trick, int k)
     void cb_free(cb_ctx *c)
     void cb_clear(cb_ctx *c)
+    void cb_set_world(cb_ctx *c, int cards, uint64_t after)
     size_t cb_tt_bytes(const cb_ctx *c)
     int cb_value(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder, int leader,
                  int h, int order, const int *trick, int k, int guess)
@@ -198,6 +199,15 @@ cdef class Core:
         have passed (the table keeps only what finished searches proved); None clears
         the limit."""
         _set_time_limit(&self.ctx.stop, seconds)
+
+    def set_world_bounds(self, cards=CB_WORLD_CARDS, after=CB_WORLD_AFTER):
+        """Use the single-world bounds (see _core.h) at trick boundaries where no hand
+        holds more than ``cards`` cards of either kind (0: never), once a search has
+        visited ``after`` nodes. Values never depend on it, only the cost; the tests
+        turn them on from the first node to check them on small positions."""
+        cdef int k = _cint(cards, "cards", 0, CB_MAX_HAND, f"0 to {CB_MAX_HAND}")
+        cdef long long a = _cint(after, "after", 0, 2**62, "a count of nodes")
+        cb_set_world(self.ctx, k, <uint64_t>a)
 
     @property
     def last_bounds(self):
