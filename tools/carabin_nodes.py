@@ -77,9 +77,14 @@ def main() -> None:
     parser.add_argument("--what", default="exact,make", help="exact, make or both")
     parser.add_argument("--out", default=None, help="CSV of every row")
     parser.add_argument("--quiet", action="store_true", help="summary lines only")
+    parser.add_argument(
+        "--world", default=None, help="CARDS,AFTER for Core.set_world_bounds (default: the core's)"
+    )
     parser.add_argument("--only", default=None, help="bench: comma-separated deal numbers")
     args = parser.parse_args()
     core = engine.core()
+    if args.world:
+        core.set_world_bounds(*map(int, args.world.split(",")))
     rows = []
     for seed in [int(s) for s in args.seeds.split(",")]:
         only = None if args.only is None else {f"#{i}" for i in args.only.split(",")}

@@ -668,11 +668,12 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
     if (c->nodes >= c->wstart && cb_popc(c->world[h]) <= c->wmax * c->n &&
         cb_popc(c->world[1 - h]) <= c->wmax * c->n) {
         int wl = cb_world_value(c, h, leader, 1) + cb_world_value(c, 1 - h, CB_ANY, 1);
-        int wu = cb_world_value(c, h, leader, 0) + cb_world_value(c, 1 - h, CB_ANY, 0);
         if (c->stop.stopped) return 0;
         if (wl > lo) lo = wl;
-        if (wu < hi) hi = wu;
         if (lo >= beta) return lo;
+        int wu = cb_world_value(c, h, leader, 0) + cb_world_value(c, 1 - h, CB_ANY, 0);
+        if (c->stop.stopped) return 0;
+        if (wu < hi) hi = wu;
         if (hi <= alpha) return hi;
     }
     if (lo == hi) return lo;
