@@ -30,6 +30,12 @@
  *    his), and a bidder's trump above every coalition trump of its world always wins
  *    for him (with the cheapest cards every other seat can give to it); inside a trick
  *    the other world's sure points still hold;
+ *  - bounds from the two single-world games (see cb_world_value): the left and the
+ *    right world never meet in a trick, so the bidder's points from each world are
+ *    bounded by a game of that world alone in which the coalition (the bidder) chooses
+ *    who leads each later trick; their exact values are tabled apart. They are used
+ *    once a search has grown (cb_ctx.wafter nodes) at boundaries of at most wmax cards
+ *    a hand of each kind (larger single-world games cost more than they save);
  *  - the last tricks evaluated directly once every hand holds at most one card of
  *    each kind (the play is forced); cut-offs inside a trick once its winner is
  *    settled; for the last card of a trick, a look-up of every resulting boundary
@@ -77,7 +83,11 @@ typedef struct {
 
 #define CB_WT_BITS 18
 #define CB_WORLD_CARDS 3
-#define CB_WORLD_AFTER 50000
+/* The nodes a search visits before it uses the single-world bounds, by player count:
+ * about what computing the single-world games costs at that size (so a search that
+ * turns them on in vain costs at most about twice what it would have). */
+static const uint64_t cb_world_after[CB_MAXP + 1] = {0, 0, 0, 10000, 50000, 400000, 3000000};
+#define CB_WORLD_AFTER_BY_PLAYERS UINT64_MAX
 
 typedef struct {
     cb_entry *tt;
@@ -108,7 +118,9 @@ typedef struct {
     uint64_t wt_mask;
     /* The single-world bounds are used at trick boundaries where no hand holds more
      * than wmax cards of either kind, once a search (from cb_load) has visited wafter
-     * nodes (before that they would cost cheap searches more than they save). */
+     * nodes (before that they would cost cheap searches more than they save). Their
+     * table is not cleared with the main one: its entries are tagged with the
+     * generation. */
     int wmax;
     uint64_t wafter, wstart;
 } cb_ctx;
@@ -139,7 +151,7 @@ static cb_ctx *cb_new(size_t megabytes)
     if (!c->wt) { free(c->tt); free(c); return NULL; }
     c->wt_mask = ((uint64_t)1 << CB_WT_BITS) - 1;
     c->wmax = CB_WORLD_CARDS;
-    c->wafter = CB_WORLD_AFTER;
+    c->wafter = CB_WORLD_AFTER_BY_PLAYERS;
     c->gen = 1;
     return c;
 }
@@ -154,7 +166,6 @@ static size_t cb_tt_bytes(const cb_ctx *c) { return (c->bucket_mask + 1) * TL_WA
 static void cb_clear(cb_ctx *c)
 {
     memset(c->tt, 0, cb_tt_bytes(c));
-    memset(c->wt, 0, (c->wt_mask + 1) * sizeof(cb_wentry));
     c->gen++;
     c->ref_n = 0;
 }
@@ -193,8 +204,9 @@ static void cb_set_rules(cb_ctx *c, const int *power, const int *points)
     cb_clear(c);
 }
 
-/* When the single-world bounds are used (see cb_ctx); the search's values never depend
- * on it, only its cost. */
+/* When the single-world bounds are used (see cb_ctx; `after` CB_WORLD_AFTER_BY_PLAYERS:
+ * cb_world_after of the player count); the search's values never depend on it, only
+ * its cost. */
 static void cb_set_world(cb_ctx *c, int cards, uint64_t after)
 {
     c->wmax = cards;
@@ -862,7 +874,7 @@ static void cb_load(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidd
         for (int s = 0; s < n; s++)
             for (int kind = 0; kind < 2; kind++) c->ref[kind][s] = hands[kind * n + s];
     }
-    c->wstart = c->nodes + c->wafter;
+    c->wstart = c->nodes + (c->wafter == CB_WORLD_AFTER_BY_PLAYERS ? cb_world_after[n] : c->wafter);
     c->n = n;
     c->trump = trump;
     c->tmask = 0x1FFFull << (16 * trump);
