@@ -30,12 +30,12 @@
  *    his), and a bidder's trump above every coalition trump of its world always wins
  *    for him (with the cheapest cards every other seat can give to it); inside a trick
  *    the other world's sure points still hold;
- *  - bounds from the two single-world games (see cb_world_value): the left and the
- *    right world never meet in a trick, so the bidder's points from each world are
- *    bounded by a game of that world alone in which the coalition (the bidder) chooses
- *    who leads each later trick; their exact values are tabled apart. They are used
- *    once a search has grown (cb_ctx.wafter nodes) at boundaries of at most wmax cards
- *    a hand of each kind (larger single-world games cost more than they save);
+ *  - a lower bound from the two single-world games (see cb_world_value): the left and
+ *    the right world never meet in a trick, so the bidder's points from each world
+ *    are at least those of a game of that world alone in which the coalition chooses
+ *    who leads each later trick; their exact values are tabled apart. It is used once
+ *    a search has grown (cb_ctx.wafter nodes) at boundaries of at most wmax cards a
+ *    hand of each kind (larger single-world games cost more than they save);
  *  - the last tricks evaluated directly once every hand holds at most one card of
  *    each kind (the play is forced); cut-offs inside a trick once its winner is
  *    settled; for the last card of a trick, a look-up of every resulting boundary
@@ -86,7 +86,7 @@ typedef struct {
 /* The nodes a search visits before it uses the single-world bounds, by player count:
  * about what computing the single-world games costs at that size (so a search that
  * turns them on in vain costs at most about twice what it would have). */
-static const uint64_t cb_world_after[CB_MAXP + 1] = {0, 0, 0, 10000, 50000, 400000, 3000000};
+static const uint64_t cb_world_after[CB_MAXP + 1] = {0, 0, 0, 30000, 50000, 400000, 3000000};
 #define CB_WORLD_AFTER_BY_PLAYERS UINT64_MAX
 
 typedef struct {
@@ -407,7 +407,7 @@ static inline int cb_next_hand(const cb_ctx *c, int h)
 
 /* ----------------------------------------------------------------- value search */
 static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int beta);
-static int cb_world_value(cb_ctx *c, int h, int leader, int lower);
+static int cb_world_value(cb_ctx *c, int h, int leader);
 #define CB_ANY 7
 
 /* Order the moves of `seat` in the trick: higher score first. (Killer cards and a
@@ -562,21 +562,22 @@ static int cb_forced(const cb_ctx *c, int leader, int h)
 /* ----------------------------------------------------------------- single-world bounds */
 /* The left and the right world never meet in a trick: they are coupled only through who
  * leads. In the single-world game of kind h only the tricks of that kind are played,
- * and the leader of each trick after the first is chosen by the coalition (`lower`) or
- * by the bidder (otherwise). Its value bounds the bidder's points from that world in
- * the real game: the bidder (the coalition) who plays in each world by an optimal
- * strategy of its single-world game keeps at least (at most) its value whoever leads
- * each trick, whatever happens in the other world; so the sum over the two worlds
- * bounds the whole. These games are small (one world's cards) and their values are
- * exact, kept in a table of their own for the generation. Leader CB_ANY: the next
- * leader is chosen as for the later tricks. */
-static int cb_world_trick(cb_ctx *c, const cb_trick_state *t, int lower, int alpha, int beta)
+ * and the leader of each trick after the first is chosen by the coalition. Its value
+ * is a lower bound on the bidder's points from that world in the real game: the bidder
+ * who plays in each world by an optimal strategy of its single-world game keeps at
+ * least its value whoever leads each trick, whatever happens in the other world; so
+ * the sum over the two worlds bounds the whole. (The same game with the bidder
+ * choosing the leaders gives an upper bound; computing it cost more nodes than it
+ * saved: +16-19 % on slow 5- and 6-player deals.) These games are small (one world's
+ * cards) and their values are exact, kept in a table of their own for the generation.
+ * Leader CB_ANY: the next leader is chosen as for the later tricks. */
+static int cb_world_trick(cb_ctx *c, const cb_trick_state *t, int alpha, int beta)
 {
     int n = c->n, h = t->h, b = c->bidder;
     c->nodes++;
     if (t->i == n) {
         int gain = t->wseat == b ? t->tpts : 0;
-        return gain + cb_world_value(c, h, CB_ANY, lower);
+        return gain + cb_world_value(c, h, CB_ANY);
     }
     int seat = (t->leader + t->i) % n;
     int maximizing = seat == b;
@@ -596,7 +597,7 @@ static int cb_world_trick(cb_ctx *c, const cb_trick_state *t, int lower, int alp
         nt.tpts = t->tpts + cb_card_pts(c, x);
         c->hands[h][seat] &= ~bit;
         c->world[h] &= ~bit;
-        int v = cb_world_trick(c, &nt, lower, alpha, beta);
+        int v = cb_world_trick(c, &nt, alpha, beta);
         c->hands[h][seat] |= bit;
         c->world[h] |= bit;
         if (c->stop.stopped) return 0;
@@ -614,7 +615,7 @@ static int cb_world_trick(cb_ctx *c, const cb_trick_state *t, int lower, int alp
 
 /* The bidder's points of the single-world game of kind h (see above) with `leader`
  * (or CB_ANY) to lead its next trick. */
-static int cb_world_value(cb_ctx *c, int h, int leader, int lower)
+static int cb_world_value(cb_ctx *c, int h, int leader)
 {
     int n = c->n, b = c->bidder;
     uint64_t w = c->world[h];
@@ -628,20 +629,20 @@ static int cb_world_value(cb_ctx *c, int h, int leader, int lower)
         return ws == b ? cb_points(c, w) : 0;
     }
     uint64_t key = w | (uint64_t)leader << 13 | (uint64_t)h << 29 | (uint64_t)c->trump << 30 |
-                   (uint64_t)b << 45 | (uint64_t)lower << 61 | 1ull << 63;
+                   (uint64_t)b << 45 | 1ull << 63;
     cb_wentry *e = &c->wt[tl_hash(key) & c->wt_mask];
     if (e->tag == c->gen && e->key == key) return e->v;
     if (cb_check_stop(c)) return 0;
     int v;
     if (leader == CB_ANY) {
-        v = lower ? CB_INF : -CB_INF;
+        v = CB_INF;
         for (int s = 0; s < n; s++) {
-            int u = cb_world_value(c, h, s, lower);
-            if (lower ? u < v : u > v) v = u;
+            int u = cb_world_value(c, h, s);
+            if (u < v) v = u;
         }
     } else {
         cb_trick_state t = {leader, h, 0, -1, -1, 0, 0};
-        v = cb_world_trick(c, &t, lower, -CB_INF, CB_INF);
+        v = cb_world_trick(c, &t, -CB_INF, CB_INF);
     }
     if (c->stop.stopped) return 0;
     e->key = key;
@@ -679,14 +680,10 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
     if (hi <= alpha) return hi;
     if (c->nodes >= c->wstart && cb_popc(c->world[h]) <= c->wmax * c->n &&
         cb_popc(c->world[1 - h]) <= c->wmax * c->n) {
-        int wl = cb_world_value(c, h, leader, 1) + cb_world_value(c, 1 - h, CB_ANY, 1);
+        int wl = cb_world_value(c, h, leader) + cb_world_value(c, 1 - h, CB_ANY);
         if (c->stop.stopped) return 0;
         if (wl > lo) lo = wl;
         if (lo >= beta) return lo;
-        int wu = cb_world_value(c, h, leader, 0) + cb_world_value(c, 1 - h, CB_ANY, 0);
-        if (c->stop.stopped) return 0;
-        if (wu < hi) hi = wu;
-        if (hi <= alpha) return hi;
     }
     if (lo == hi) return lo;
     if (lo > alpha) alpha = lo;
