@@ -22,7 +22,8 @@ cdef extern from "_core.h" nogil:
         uint64_t nodes
         tl_stop stop
         int lo, hi
-    enum: CB_MAXP, CB_MAX_HAND
+    enum: CB_MAXP, CB_MAX_HAND, CB_WORLD_CARDS
+    uint64_t CB_WORLD_AFTER_BY_PLAYERS
     int CB_PLANES, CB_MAX_PACK_POINTS
     int CB_OK, CB_BAD_PLAYERS, CB_BAD_TRUMP, CB_BAD_BIDDER, CB_BAD_LEADER, CB_BAD_HAND
     int CB_BAD_ORDER, CB_BAD_TRICK, CB_NOT_PACK, CB_OVERLAP, CB_TOO_MANY, CB_SIZES
@@ -32,6 +33,7 @@ cdef extern from "_core.h" nogil:
                  int order, const int *trick, int k)
     void cb_free(cb_ctx *c)
     void cb_clear(cb_ctx *c)
+    void cb_set_world(cb_ctx *c, int cards, uint64_t after)
     size_t cb_tt_bytes(const cb_ctx *c)
     int cb_value(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder, int leader,
                  int h, int order, const int *trick, int k, int guess)
@@ -227,6 +229,18 @@ cdef class Core:
         have passed (the table keeps only what finished searches proved); None clears
         the limit."""
         _set_time_limit(&self.ctx.stop, seconds)
+
+    def set_world_bounds(self, cards=CB_WORLD_CARDS, after=None):
+        """Use the single-world bounds (see _core.h) at trick boundaries where no hand
+        holds more than ``cards`` cards of either kind (0: never), once a search has
+        visited ``after`` nodes (None: a number by player count, about what the
+        single-world games cost). Values never depend on it, only the cost; the tests
+        turn them on from the first node to check them on small positions."""
+        cdef int k = _cint(cards, "cards", 0, CB_MAX_HAND, f"0 to {CB_MAX_HAND}")
+        cdef uint64_t a = CB_WORLD_AFTER_BY_PLAYERS
+        if after is not None:
+            a = <uint64_t>_cint(after, "after", 0, 2**62, "a count of nodes or None")
+        cb_set_world(self.ctx, k, a)
 
     @property
     def last_bounds(self):

@@ -1,0 +1,97 @@
+"""The single-world bounds of the Carabin core (see _core.h) change no answer.
+
+The core uses them only once a search has grown (``Core.set_world_bounds``); these tests
+turn them on from the first node, so that small positions, which the reference minimax
+can solve, go through them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver import carabin
+from solver.carabin import Deal
+from solver.carabin import engine as carabin_engine
+from solver.carabin._core import MAX_PLAYERS
+from tests.solver.carabin.test_engine import check_against_reference, positions
+
+
+@contextmanager
+def world_bounds(cards: int, after: int = 0) -> Iterator[None]:
+    """The shared core with the single-world bounds set so, its table cleared."""
+    core = carabin_engine.core()
+    core.set_world_bounds(cards, after)
+    core.clear()
+    try:
+        yield
+    finally:
+        core.set_world_bounds()
+        core.clear()
+
+
+@settings(max_examples=150, deadline=None)
+@given(players=st.integers(3, MAX_PLAYERS), data=st.data())
+def test_with_world_bounds_from_the_start_the_engine_matches_the_reference(players, data):
+    """Points, make probes, all tricks and every card's value, against the reference."""
+    p = data.draw(positions(players))
+    with world_bounds(4):
+        check_against_reference(p)
+
+
+def _start(seed: int, players: int, bidder: int, trump: int) -> carabin.Position:
+    deal = Deal.random(seed=seed, players=players)
+    return deal.position(bidder=bidder % players, trump=trump)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.integers(0, 10**6),
+    st.sampled_from([3, 4]),
+    st.integers(0, 5),
+    st.integers(0, 3),
+    st.sampled_from([2, 3, 4]),
+)
+def test_full_deals_get_the_same_points_with_and_without_world_bounds(
+    seed, players, bidder, trump, cards
+):
+    start = _start(seed, players, bidder, trump)
+    with world_bounds(0):
+        plain = carabin.value(start)
+        plain_make = carabin.make(start, plain + 1)
+    with world_bounds(cards):
+        assert carabin.value(start) == plain, str(start)
+    with world_bounds(cards):
+        assert carabin.make(start, plain) and carabin.make(start, plain + 1) == plain_make
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.integers(0, 10**6),
+    st.sampled_from([3, 4]),
+    st.integers(0, 5),
+    st.integers(0, 3),
+    st.sampled_from([0.0, 1e-5, 1e-4, 1e-3]),
+)
+def test_bounds_under_a_time_limit_contain_the_exact_value(seed, players, bidder, trump, limit):
+    start = _start(seed, players, bidder, trump)
+    with world_bounds(3):
+        lo, hi = carabin_engine.bounds(start, time_limit=limit)
+        # the stopped search left nothing false behind in either table
+        exact = carabin.value(start)
+    with world_bounds(0):
+        assert carabin.value(start) == exact
+    assert 0 <= lo <= exact <= hi <= start.points_left(), (str(start), lo, hi, exact)
+
+
+@pytest.mark.parametrize(
+    ("cards", "after", "match"),
+    [(5, 0, "invalid cards 5"), (-1, 0, "invalid cards -1"), (3, -2, "invalid after -2")],
+)
+def test_bad_settings_are_refused(cards: int, after: int, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        carabin_engine.core().set_world_bounds(cards, after)
