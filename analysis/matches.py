@@ -1570,23 +1570,21 @@ def main(argv: list[str] | None = None) -> int:
         KLABBERJASS_RULE.write_text(json.dumps(data, indent=1) + "\n")
         print(f"wrote {KLABBERJASS_RULE}")
         return 0
-    if len(args) >= 3 and args[0] == "duplicate-summary":
+    # the summaries of several run folders: (function, the file named first)
+    multi = {
+        "duplicate-summary": (duplicate_summary, ".json"),
+        "seating-summary": (seating_summary, ".csv"),
+    }
+    if len(args) >= 3 and args[0] in multi:
+        summarise, first = multi[args[0]]
         command = "python -m analysis.matches " + " ".join(args)
         try:
-            data = duplicate_summary(args[2:], args[1], command)
+            data = summarise(args[2:], args[1], command)
         except (ValueError, OSError) as err:  # StudyError is a ValueError
             print(f"error: {err}", file=sys.stderr)
             return 2
-        print(f"wrote {Path(args[1]).with_suffix('.json')} and .csv ({len(data['runs'])} runs)")
-        return 0
-    if len(args) >= 3 and args[0] == "seating-summary":
-        command = "python -m analysis.matches " + " ".join(args)
-        try:
-            data = seating_summary(args[2:], args[1], command)
-        except (ValueError, OSError) as err:  # StudyError is a ValueError
-            print(f"error: {err}", file=sys.stderr)
-            return 2
-        print(f"wrote {Path(args[1]).with_suffix('.csv')} and .json ({len(data['runs'])} runs)")
+        other = ".csv" if first == ".json" else ".json"
+        print(f"wrote {Path(args[1]).with_suffix(first)} and {other} ({len(data['runs'])} runs)")
         return 0
     if len(args) == 3 and args[0] == "summary":
         df = read_study(args[1])
