@@ -691,7 +691,7 @@ def solve_ending(
 
 
 # ----------------------------------------------------------------------------- drawing
-def strategy_graph(ending: Ending) -> Any:
+def strategy_graph(ending: Ending, best_replies_only: bool = False) -> Any:
     """The information sets of an ending as a :class:`networkx.DiGraph`, for drawing
     strategy fusion: the best strategy and the best one that starts with PIMC's card.
 
@@ -704,6 +704,9 @@ def strategy_graph(ending: Ending) -> Any:
 
     Graph attributes: ``totals`` (each strategy's total), ``worlds`` (the other hand
     in each world, as holdings).
+
+    ``best_replies_only``: keep only the defender's cards that a best reply plays in
+    some world (the lines actually played), for a drawing small enough to read.
     """
     import networkx as nx
 
@@ -745,11 +748,11 @@ def strategy_graph(ending: Ending) -> Any:
             elif kind == "reply":
                 for c, where in _defender_groups(ps).items():
                     child = (*history, int(c))
+                    best = [idx[j] for j in where if replies[name][idx[j]].get(history) == c]
+                    if best_replies_only and not best:
+                        continue
                     g.add_edge(node, key(child), card=card_str(c), seat=SEATS[opp])
-                    edge = g.edges[node, key(child)]
-                    edge.setdefault("defence", {})[name] = [
-                        idx[j] for j in where if replies[name][idx[j]].get(history) == c
-                    ]
+                    g.edges[node, key(child)].setdefault("defence", {})[name] = best
                     stack.append((child, tuple(idx[j] for j in where)))
     return g
 

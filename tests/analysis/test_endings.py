@@ -25,7 +25,7 @@ from analysis.endings import (
     view_worlds,
 )
 from analysis.play import PlayState
-from solver.cards import card_str, cards_of, format_holding
+from solver.cards import card_count, card_str, cards_of, format_holding
 from solver.errors import RulesError
 from solver.klabberjass import PACK, Deal, Position, View, engine
 from solver.reference import klabberjass_points
@@ -130,6 +130,21 @@ def test_stored_position_resolves_to_its_answer(row: dict) -> None:
         for c, v in engine.move_values(w).items():
             dd[card_str(c)] = dd.get(card_str(c), 0) + v
     assert max(dd, key=lambda c: dd[c]) == row["pimc_card"]
+    # and the card the compiled PIMC decision (analysis.play.Pimc) plays on these worlds
+    view = e.view
+    assert view is not None
+    inf = view.inference()
+    _, _, _, known, _ = inf.hidden[0]
+    p = inf.position
+    me = p.to_move
+    cands = p.legal_moves()
+    need = card_count(e.worlds[0].hands[1 - me] & ~known)
+    i, _totals, _, _ = engine.core().pimc(
+        p.hands[me], known, inf.pool, need, len(e.worlds), 0, p.trump, p.lead,
+        -1 if p.trick is None else p.trick, 10, cands,
+        worlds=[w.hands[1 - me] & ~known for w in e.worlds],
+    )  # fmt: skip
+    assert card_str(cands[i]) == row["pimc_card"]
     # provably worse: the best strategy starting with PIMC's card scores less than a
     # strategy that is checked directly, world by world
     assert row["pimc_card"] != row["card"]
@@ -200,8 +215,16 @@ def test_a_world_the_view_rules_out_is_refused() -> None:
 
 # ----------------------------------------------------------------------------- fusion, drawn
 def test_fusion_example_against_brute_force_and_graph() -> None:
-    row = min(stored(), key=lambda r: (len(r["worlds"]), r["view"].count(",")))
+    """The smallest stored ending: every pure strategy scored world by world confirms
+    the best total and that every strategy starting with PIMC's card scores less."""
+    row = min(stored(), key=lambda r: (-r["view"].count(","), len(r["worlds"])))
     e = solve_ending(View.parse(row["view"]), row["worlds"])
+    best: dict[str, int] = {}
+    for s in pure_strategies(e.worlds):
+        first = card_str(s[()])
+        best[first] = max(best.get(first, 0), sum(strategy_values(e.worlds, s)))
+    assert best == {card_str(c): t for c, t in e.moves.items()}
+    assert best[row["pimc_card"]] == row["pimc_total"] < best[row["card"]] == row["total"]
     for w, v in zip(e.worlds, strategy_values(e.worlds, e.strategy), strict=True):
         assert defended(w, e.strategy)[0] == v
     g = strategy_graph(e)
@@ -216,3 +239,7 @@ def test_fusion_example_against_brute_force_and_graph() -> None:
             for _, _, d in g.out_edges(node, data=True):
                 for name, ws in d["defence"].items():
                     assert set(ws) <= set(data["worlds"]), name
+    small = strategy_graph(e, best_replies_only=True)
+    assert set(small.nodes) <= set(g.nodes) and small.number_of_nodes() < g.number_of_nodes()
+    for _, _, d in small.edges(data=True):
+        assert d.get("strategies") or any(d["defence"].values())
