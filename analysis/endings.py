@@ -24,15 +24,17 @@ The model:
   defender's plays in w``: the best strategy, its first card and its value.
 
 Why the recursion is over *sets of vectors*, not over numbers: the defender minimises
-in each world separately, after the mover has committed. A strategy is the choice of a
-card at the current node and, below each card the defender may play, an independent
-sub-strategy (the defender's card is seen, so those are different information sets).
-Its value in world ``w`` at a defender's node is the minimum, over the cards ``w``
-allows him, of the sub-strategies' values in ``w``; the sum over the worlds of those
-minima does not split into a best sub-strategy per card (one sub-strategy may be good
-in the worlds that reach it and poor in others, and which worlds reach it depends on
-the other sub-strategies). So every node returns the set of *value vectors* (one
-number per world that reaches the node) that its strategies achieve:
+in each world separately, after the mover has committed. A strategy from a node is, at
+the mover's node, a card and a strategy from the node it leads to; at the defender's
+node, an independent sub-strategy below each card he may play (the defender's card is
+seen, so those are different information sets). Its value in world ``w`` at a defender's node is the minimum, over
+the cards ``w`` allows him, of the sub-strategies' values in ``w``. The sum over the
+worlds of those minima does not split into one best sub-strategy per card: the
+defender sends each world to the card worst for the mover, so which worlds a
+sub-strategy must serve depends on the others (PIMC's error is the opposite one: it
+lets the mover choose per world). So every node returns the set of *value vectors*
+(one number per world that reaches the node) of its strategies; by induction on the
+cards left it is exactly the set of the vectors of every strategy from the node:
 
 - at the end of play, the zero vector;
 - at the mover's node, the union over his cards of the child's vectors (plus the
