@@ -1020,4 +1020,138 @@ static int cb_moves(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidd
     return m;
 }
 
+/* ----------------------------------------------------------------- PIMC decisions
+ *
+ * One card-play decision by perfect-information Monte Carlo, the rule of
+ * analysis.play.CarabinPimc: the worlds (the mover's view of the hidden cards, drawn by
+ * the caller) are searched in the caller's order, and in each the contract succeeds or
+ * fails (double dummy) once the mover plays a candidate card. Candidates are evaluated
+ * one after another in the caller's order; a candidate is out as soon as it has failed
+ * (for the mover's side) in as many worlds as the best candidate so far; one that never
+ * fails ends the decision; ties go to the earlier candidate.
+ *
+ * One table serves the whole decision. Its entries are keyed by the cards still held
+ * and tagged with the generation that names the card ownership they were found in
+ * (cb_load); here each distinct world gets a generation of its own, so an entry is used
+ * again by every search of the same world (every candidate) and never by another world:
+ * tag and key together name the full hands. Worlds with equal hands share their
+ * generation and their results. */
+
+#define CB_PIMC_MAX_WORLDS 100000
+
+/* The contract once the mover plays internal card x from the loaded position `root`:
+ * 1 it succeeds, 0 it fails, -1 the search was stopped. `target`: the points the bidder
+ * must still take from `root` (its unfinished trick included); chelem: he must take
+ * every trick (`lost`: he has lost one already). */
+static int cb_pimc_world(cb_ctx *c, const cb_node *root, int x, int chelem, int target, int lost)
+{
+    int n = c->n, b = c->bidder, r;
+    const cb_trick_state *t = &root->t;
+    int seat = (t->leader + t->i) % n, h = t->h;
+    uint64_t bit = 1ull << x;
+    cb_trick_state ch = *t;
+    int wins = t->i == 0 || cb_beats(c, x, t->wcard);
+    ch.i = t->i + 1;
+    ch.wseat = wins ? seat : t->wseat;
+    ch.wcard = wins ? x : t->wcard;
+    ch.tcards = t->tcards | bit;
+    ch.tpts = t->tpts + cb_card_pts(c, x);
+    c->hands[h][seat] &= ~bit;
+    c->world[h] &= ~bit;
+    int done = ch.i == n, nh = done ? cb_next_hand(c, h) : h;
+    if (chelem) {
+        if (lost || (done && ch.wseat != b)) {
+            r = 0;
+        } else {
+            c->mode = 1;
+            r = done ? cb_all_boundary(c, ch.wseat, nh) : cb_all_trick(c, &ch);
+            c->mode = 0;
+        }
+    } else {
+        int held = cb_points(c, c->world[0] | c->world[1]);
+        int need = target - (done && ch.wseat == b ? ch.tpts : 0);
+        if (need <= 0) r = 1;
+        else if (need > (done ? held : ch.tpts + held)) r = 0;
+        else if (done) r = cb_boundary(c, ch.wseat, nh, need - 1, need) >= need;
+        else r = cb_trick(c, &ch, need - 1, need) >= need;
+    }
+    c->hands[h][seat] |= bit;
+    c->world[h] |= bit;
+    return c->stop.stopped ? -1 : r;
+}
+
+/* One PIMC decision (see above). worlds: `count` positions of 2n hands each (as for
+ * cb_load), checked, alike but for the hidden cards; cards[0..k-1]: the candidates
+ * (52-card form, in the mover's hand in use). time_limit > 0: every search that has not
+ * decided after that many seconds counts half a failure for its candidate. Returns the
+ * index of the chosen candidate; -1 if stopped (Ctrl-C or Core.stop), -2 on no memory.
+ * *searches counts the evaluations (candidate, world), *undecided those cut by the time
+ * limit. */
+static int cb_pimc(cb_ctx *c, int n, const uint64_t *worlds, int count, int trump, int bidder,
+                   int leader, int h, int order, const int *trick, int k, const int *cards,
+                   int ncards, int chelem, int target, int lost, double time_limit,
+                   long *searches, long *undecided)
+{
+    int *same = (int *)malloc((size_t)count * sizeof(int));
+    int8_t *memo = (int8_t *)malloc((size_t)count * (size_t)ncards);
+    int chosen = -2;
+    double deadline = c->stop.deadline;
+    uint32_t base = c->gen + 1, last = c->gen;
+    *searches = *undecided = 0;
+    if (!same || !memo) goto done;
+    memset(memo, -1, (size_t)count * (size_t)ncards); /* -1: not searched (or undecided) */
+    for (int w = 0; w < count; w++) { /* the first world of the same hands */
+        same[w] = w;
+        for (int v = 0; v < w && same[w] == w; v++)
+            if (same[v] == v && !memcmp(worlds + 2 * n * v, worlds + 2 * n * w, 2 * (size_t)n * sizeof(uint64_t)))
+                same[w] = v;
+    }
+    int bidder_moves = (leader + k) % n == bidder;
+    int best = -1, best_fails = 0; /* failures in halves: an undecided world is one */
+    for (int i = 0; i < ncards; i++) {
+        int fails = 0, out = 0, x = cb_card_to_internal(c, cards[i]);
+        for (int w = 0; w < count && !out; w++) {
+            int u = same[w], r = memo[u * ncards + i];
+            (*searches)++;
+            if (r < 0) {
+                /* world u in its own generation: its hands define card ownership */
+                const uint64_t *hs = worlds + 2 * n * u;
+                cb_node node;
+                c->gen = base + (uint32_t)u;
+                if (c->gen > last) last = c->gen;
+                c->ref_n = n;
+                for (int s = 0; s < n; s++)
+                    for (int kind = 0; kind < 2; kind++) c->ref[kind][s] = hs[kind * n + s];
+                cb_load(c, n, hs, trump, bidder, leader, h, order, trick, k, &node);
+                c->stop.deadline = time_limit > 0 ? tl_now() + time_limit : deadline;
+                c->stop.stopped = c->stop.timed_out = 0;
+                r = cb_pimc_world(c, &node, x, chelem, target, lost);
+                if (r < 0 && (!c->stop.timed_out || time_limit <= 0)) {
+                    chosen = -1; /* interrupted, or the core's own time limit */
+                    goto done;
+                }
+                if (r < 0) (*undecided)++;
+                else memo[u * ncards + i] = (int8_t)r;
+            }
+            fails += r < 0 ? 1 : 2 * (r != bidder_moves);
+            out = best >= 0 && fails >= best_fails;
+        }
+        if (!out) {
+            best = i;
+            best_fails = fails;
+            if (!fails) break;
+        }
+    }
+    chosen = best;
+    c->stop.stopped = c->stop.timed_out = 0;
+done:
+    /* later generations stay new; the next search starts one of its own */
+    c->gen = last;
+    c->ref_n = 0;
+    c->stop.deadline = deadline;
+    free(same);
+    free(memo);
+    return chosen;
+}
+
 #endif
