@@ -1040,10 +1040,13 @@ static int cb_moves(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidd
 #define CB_PIMC_MAX_WORLDS 100000
 
 /* The contract once the mover plays internal card x from the loaded position `root`:
- * 1 it succeeds, 0 it fails, -1 the search was stopped. `target`: the points the bidder
+ * 1 it succeeds, 0 it fails, -1 its search was stopped. `target`: the points the bidder
  * must still take from `root` (its unfinished trick included); chelem: he must take
- * every trick (`lost`: he has lost one already). */
-static int cb_pimc_world(cb_ctx *c, const cb_node *root, int x, int chelem, int target, int lost)
+ * every trick (`lost`: he has lost one already). An outcome settled without a search
+ * (points already won or out of reach, a trick lost in a chelem) is never stopped; a
+ * search starts as tl_stop_begin does, stopped at once if `deadline` has passed. */
+static int cb_pimc_world(cb_ctx *c, const cb_node *root, int x, int chelem, int target, int lost,
+                         double deadline)
 {
     int n = c->n, b = c->bidder, r;
     const cb_trick_state *t = &root->t;
@@ -1059,25 +1062,28 @@ static int cb_pimc_world(cb_ctx *c, const cb_node *root, int x, int chelem, int 
     c->hands[h][seat] &= ~bit;
     c->world[h] &= ~bit;
     int done = ch.i == n, nh = done ? cb_next_hand(c, h) : h;
-    if (chelem) {
-        if (lost || (done && ch.wseat != b)) {
-            r = 0;
-        } else {
+    int need = target - (done && ch.wseat == b ? ch.tpts : 0);
+    int left = cb_points(c, c->world[0] | c->world[1]) + (done ? 0 : ch.tpts);
+    if (chelem ? lost || (done && ch.wseat != b) : need > left) {
+        r = 0;
+    } else if (!chelem && need <= 0) {
+        r = 1;
+    } else {
+        c->stop.deadline = deadline;
+        c->stop.stopped = c->stop.timed_out = 0;
+        if (deadline > 0 && tl_now() >= deadline) c->stop.stopped = c->stop.timed_out = 1;
+        if (chelem) {
             c->mode = 1;
             r = done ? cb_all_boundary(c, ch.wseat, nh) : cb_all_trick(c, &ch);
             c->mode = 0;
+        } else {
+            r = (done ? cb_boundary(c, ch.wseat, nh, need - 1, need) : cb_trick(c, &ch, need - 1, need)) >= need;
         }
-    } else {
-        int held = cb_points(c, c->world[0] | c->world[1]);
-        int need = target - (done && ch.wseat == b ? ch.tpts : 0);
-        if (need <= 0) r = 1;
-        else if (need > (done ? held : ch.tpts + held)) r = 0;
-        else if (done) r = cb_boundary(c, ch.wseat, nh, need - 1, need) >= need;
-        else r = cb_trick(c, &ch, need - 1, need) >= need;
+        if (c->stop.stopped) r = -1;
     }
     c->hands[h][seat] |= bit;
     c->world[h] |= bit;
-    return c->stop.stopped ? -1 : r;
+    return r;
 }
 
 /* One PIMC decision (see above). worlds: `count` positions of 2n hands each (as for
@@ -1123,9 +1129,8 @@ static int cb_pimc(cb_ctx *c, int n, const uint64_t *worlds, int count, int trum
                 for (int s = 0; s < n; s++)
                     for (int kind = 0; kind < 2; kind++) c->ref[kind][s] = hs[kind * n + s];
                 cb_load(c, n, hs, trump, bidder, leader, h, order, trick, k, &node);
-                c->stop.deadline = time_limit > 0 ? tl_now() + time_limit : deadline;
-                c->stop.stopped = c->stop.timed_out = 0;
-                r = cb_pimc_world(c, &node, x, chelem, target, lost);
+                r = cb_pimc_world(c, &node, x, chelem, target, lost,
+                                  time_limit > 0 ? tl_now() + time_limit : deadline);
                 if (r < 0 && (!c->stop.timed_out || time_limit <= 0)) {
                     chosen = -1; /* interrupted, or the core's own time limit */
                     goto done;

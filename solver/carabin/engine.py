@@ -348,12 +348,23 @@ def pimc(
         IllegalPlayError: a candidate that is not in the mover's hand in use.
         KeyboardInterrupt: the decision was interrupted (Ctrl-C).
 
+    The bidder leads his last two cards, the ace of trumps and the queen of diamonds;
+    the king of trumps (3 points) is hidden with one of the others, and whoever holds it
+    trumps the queen. Of the 9 points left he takes 4 (the ace) in every world:
+
     >>> from solver.carabin import Position
-    >>> w = Position.parse("trump=S bidder=0 lead=1 next=R 0=.../AT.. 1=.../K3.. "
-    ...                    "2=.../.3.2")
-    >>> c = pimc([w], [w.legal_moves()[0], w.legal_moves()[1]], 11)
+    >>> worlds = [Position.parse(f"trump=S bidder=0 lead=0 next=R 0=.../A..Q. {hidden} "
+    ...                          "order=left_then_right")
+    ...           for hidden in ("1=.../K..2. 2=.../.8.3.", "1=.../.8.3. 2=.../K..2.")]
+    >>> moves = worlds[0].legal_moves()
+    >>> [card_str(c) for c in moves]
+    ['AS', 'QD']
+    >>> c = pimc(worlds, moves, 4)  # the ace makes 4 points in both worlds: chosen at once
     >>> card_str(c.card), c.searches
-    ('3S', 2)
+    ('AS', 2)
+    >>> c = pimc(worlds, moves, 5)  # every card fails everywhere: the first is kept
+    >>> card_str(c.card), c.searches
+    ('AS', 4)
     """
     hands = _alike(worlds)
     first = worlds[0]
