@@ -294,3 +294,30 @@ def test_bad_pimc_arguments_are_refused(call, error, match):
     over = Position.parse("trump=S bidder=0 lead=0 next=L 0=.../... 1=.../... 2=.../...")
     with pytest.raises(RulesError, match="play is over"):
         carabin.engine.pimc([over], [0], 1)
+
+
+def test_stop_interrupts_a_pimc_decision_and_a_time_limit_bounds_it():
+    n, seed, bidder = HARD
+    d = Deal.random(players=n, seed=seed)
+    p = d.position(bidder=bidder, trump=suit_of(d.turn))
+    target = 7  # a make probe of seconds
+    core = carabin.core()
+    core.clear()
+    timer = threading.Timer(0.3, core.stop)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        carabin.engine.pimc([p], p.legal_moves(), target)
+    timer.join()
+    # the core's own time limit, without the decision's: TimeoutError
+    core.set_time_limit(0.2)
+    try:
+        with pytest.raises(TimeoutError):
+            carabin.engine.pimc([p], p.legal_moves(), target)
+    finally:
+        core.set_time_limit(None)
+    # the decision's time limit: the world is undecided, half a failure for each card
+    got = carabin.engine.pimc([p], p.legal_moves(), target, time_limit=0.2)
+    assert got.undecided >= 1 and got.card in p.legal_moves()
+    # the context is usable afterwards
+    q = Position.parse("trump=S bidder=0 lead=1 next=R 0=.../A... 1=.../K... 2=.../.3..")
+    assert carabin.value(q) == 7
