@@ -4,7 +4,8 @@ policy seeds): the same cards played, and per contract the CPU milliseconds and 
 search nodes each way, back to back on each contract (the compiled one first).
 
 CPU time rather than the wall clock: on a shared machine the wall clock counts the
-time other jobs took.
+time other jobs took. With a time limit (on the wall clock) the searches left undecided
+differ from run to run, and so may the cards played.
 
     PYTHONPATH=. python tools/carabin_pimc_speed.py --players 4 --deals 20 --seed 1 [--time-limit S]
 """
@@ -34,6 +35,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     cpu: dict[bool, list[float]] = {True: [], False: []}
     nodes = {True: 0, False: 0}
+    undecided = {True: 0, False: 0}
     searches, same = 0, 0
     core = engine.core()
     for i in range(args.deals):
@@ -50,6 +52,7 @@ def main() -> None:
             played[compiled] = play_carabin(d, contract, policies)
             cpu[compiled].append(time.process_time() - t0)
             nodes[compiled] += core.nodes - n0
+            undecided[compiled] += sum(p.stats.undecided for p in policies)
             if compiled:
                 searches += sum(p.stats.searches for p in policies)
         same += played[True] == played[False]
@@ -64,7 +67,8 @@ def main() -> None:
         print(
             f"  {name:12} CPU ms a contract: median {statistics.median(ms):.1f}, "
             f"mean {statistics.fmean(ms):.1f}, max {max(ms):.1f}; "
-            f"nodes a contract {nodes[compiled] / args.deals:,.0f}"
+            f"nodes a contract {nodes[compiled] / args.deals:,.0f}; "
+            f"{undecided[compiled]} searches undecided"
         )
     ratio = sum(cpu[False]) / sum(cpu[True])
     print(f"  total CPU: Python loop / compiled = {ratio:.2f}")

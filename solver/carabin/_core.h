@@ -347,7 +347,7 @@ static inline int cb_power(const cb_ctx *c, int x) { return (x & 15) + (((c->tma
  * above every coalition trump of its world always wins for him, and if every card he
  * holds there is one, he takes every trick of that world. */
 /* The fewest points w cards of `hand` can carry. */
-static inline int cb_cheapest(const cb_ctx *c, uint64_t hand, int w)
+static inline __attribute__((always_inline)) int cb_cheapest(const cb_ctx *c, uint64_t hand, int w)
 {
     int z = cb_popc(hand & c->zero);
     if (w <= z) return 0; /* the usual case: enough cards worth nothing */
@@ -389,7 +389,7 @@ static inline __attribute__((always_inline)) void cb_sure_world(const cb_ctx *c,
     *bsure = bs;
 }
 
-static inline void cb_sure(const cb_ctx *c, int *csure, int *bsure)
+static inline __attribute__((always_inline)) void cb_sure(const cb_ctx *c, int *csure, int *bsure)
 {
     int c0, b0, c1, b1;
     cb_sure_world(c, 0, &c0, &b0);
@@ -414,7 +414,7 @@ static int cb_world_value(cb_ctx *c, int h, int leader);
  * history table were tried: killers for the coalition saved 5-17% of the exact
  * searches but made some make/fail probes hundreds of times slower; for the bidder
  * both did worse than this static order.) */
-static int cb_order(const cb_ctx *c, const cb_trick_state *t, int seat, uint64_t moves, int ttbest,
+static inline __attribute__((always_inline)) int cb_order(const cb_ctx *c, const cb_trick_state *t, int seat, uint64_t moves, int ttbest,
                     int *out)
 {
     int n = c->n, h = t->h, b = c->bidder;
@@ -541,7 +541,7 @@ TL_DISPATCH static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, i
 
 /* The rest of the play when no seat holds more than one card of either kind: every
  * trick is forced (one card a hand), so play it out. The bidder's points. */
-static int cb_forced(const cb_ctx *c, int leader, int h)
+static inline __attribute__((always_inline)) int cb_forced(const cb_ctx *c, int leader, int h)
 {
     int n = c->n, b = c->bidder, got = 0;
     uint64_t world[2] = {c->world[0], c->world[1]};
@@ -571,7 +571,7 @@ static int cb_forced(const cb_ctx *c, int leader, int h)
  * saved: +16-19 % on slow 5- and 6-player deals.) These games are small (one world's
  * cards) and their values are exact, kept in a table of their own for the generation.
  * Leader CB_ANY: the next leader is chosen as for the later tricks. */
-static int cb_world_trick(cb_ctx *c, const cb_trick_state *t, int alpha, int beta)
+TL_DISPATCH static int cb_world_trick(cb_ctx *c, const cb_trick_state *t, int alpha, int beta)
 {
     int n = c->n, h = t->h, b = c->bidder;
     c->nodes++;
@@ -615,7 +615,7 @@ static int cb_world_trick(cb_ctx *c, const cb_trick_state *t, int alpha, int bet
 
 /* The bidder's points of the single-world game of kind h (see above) with `leader`
  * (or CB_ANY) to lead its next trick. */
-static int cb_world_value(cb_ctx *c, int h, int leader)
+TL_DISPATCH static int cb_world_value(cb_ctx *c, int h, int leader)
 {
     int n = c->n, b = c->bidder;
     uint64_t w = c->world[h];
@@ -723,7 +723,7 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
 /* ----------------------------------------------------------------- all tricks */
 static int cb_all_boundary(cb_ctx *c, int leader, int h);
 
-static int cb_all_trick(cb_ctx *c, const cb_trick_state *t)
+TL_DISPATCH static int cb_all_trick(cb_ctx *c, const cb_trick_state *t)
 {
     int n = c->n, b = c->bidder;
     if (t->i == n) {
@@ -763,7 +763,7 @@ static int cb_all_trick(cb_ctx *c, const cb_trick_state *t)
     return !maximizing;
 }
 
-static int cb_all_boundary(cb_ctx *c, int leader, int h)
+TL_DISPATCH static int cb_all_boundary(cb_ctx *c, int leader, int h)
 {
     uint64_t all = c->world[0] | c->world[1];
     if (!all) return 1;
