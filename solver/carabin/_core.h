@@ -1043,8 +1043,9 @@ static int cb_moves(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidd
  * 1 it succeeds, 0 it fails, -1 its search was stopped. `target`: the points the bidder
  * must still take from `root` (its unfinished trick included); chelem: he must take
  * every trick (`lost`: he has lost one already). An outcome settled without a search
- * (points already won or out of reach, a trick lost in a chelem) is never stopped; a
- * search starts as tl_stop_begin does, stopped at once if `deadline` has passed. */
+ * (points already won or out of reach, a trick lost or the last one won in a chelem) is
+ * never stopped; a search starts as tl_stop_begin does, stopped at once if `deadline`
+ * has passed. */
 static int cb_pimc_world(cb_ctx *c, const cb_node *root, int x, int chelem, int target, int lost,
                          double deadline)
 {
@@ -1066,8 +1067,8 @@ static int cb_pimc_world(cb_ctx *c, const cb_node *root, int x, int chelem, int 
     int left = cb_points(c, c->world[0] | c->world[1]) + (done ? 0 : ch.tpts);
     if (chelem ? lost || (done && ch.wseat != b) : need > left) {
         r = 0;
-    } else if (!chelem && need <= 0) {
-        r = 1;
+    } else if (chelem ? done && !(c->world[0] | c->world[1]) : need <= 0) {
+        r = 1; /* the last trick won, or the points made */
     } else {
         c->stop.deadline = deadline;
         c->stop.stopped = c->stop.timed_out = 0;

@@ -271,6 +271,12 @@ def test_pimc_counts_a_search_cut_by_the_time_limit_as_undecided():
     assert carabin.engine.pimc([p], cands, 0, time_limit=1e-9).undecided == 0  # made already
     out_of_reach = carabin.engine.pimc([p], cands, total + 1, time_limit=1e-9)
     assert out_of_reach.undecided == 0 and out_of_reach.searches == len(cands)
+    # the bidder wins the last trick: the chelem is made, with nothing left to search
+    last = Position.parse(
+        "trump=S bidder=0 lead=1 next=R 0=.../A... 1=.../... 2=.../... trick=KS,3H"
+    )
+    made = carabin.engine.pimc([last], last.legal_moves(), None, time_limit=1e-9)
+    assert (made.searches, made.undecided) == (1, 0)
 
 
 @pytest.mark.parametrize(
