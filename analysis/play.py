@@ -835,10 +835,16 @@ class CarabinPimc:
     ``stats.undecided`` counts them. Without a time limit the choice depends only on
     the seed; with one it may also depend on the machine's speed.
 
+    A decision is one compiled call (:func:`solver.carabin.engine.pimc`: every world
+    and card in one transposition table); ``compiled=False`` makes the same decisions
+    with one search a world and card from Python, the reference the tests compare it
+    with.
+
     Args:
         samples: worlds a decision.
         seed: seed of the worlds (an int, or a ``random.Random`` to draw from).
         time_limit: seconds a search (None: no limit).
+        compiled: decide in the compiled core (False: in Python, slower).
     """
 
     def __init__(
@@ -846,6 +852,7 @@ class CarabinPimc:
         samples: int = DEFAULT_SAMPLES,
         seed: int | random.Random | None = None,
         time_limit: float | None = None,
+        compiled: bool = True,
     ):
         if samples < 1:
             raise RulesError(f"invalid samples {samples} (at least 1)")
@@ -854,10 +861,13 @@ class CarabinPimc:
         self.samples = samples
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         self.time_limit = time_limit
+        self.compiled = compiled
         self.stats = Stats()
 
     def choose(self, state: CarabinState) -> int:
         """The card for the seat to move."""
+        from solver.carabin import engine as carabin_engine
+
         p = state.position
         pool, _ = carabin_hidden(state)
         ks = carabin_classes(p, pool)
@@ -865,29 +875,52 @@ class CarabinPimc:
             return ks[0][0]
         seed = self.rng.getrandbits(64)
         worlds = carabin_worlds(state, self.samples, seed)
-        bidder_moves = p.to_move == p.bidder
         self.stats.decisions += 1
         self.stats.worlds += self.samples
-        # card by card in notation order: a later card must fail in fewer worlds than
-        # the best so far, so it is out as soon as it has failed in as many
-        best, best_fails = -1, 0.0
-        for k in ks:
-            fails = 0.0
-            for w in worlds:
-                self.stats.searches += 1
-                ok = state.succeeds(w, k[0], self.time_limit)
-                if ok is None:
-                    self.stats.undecided += 1
-                    fails += 0.5
-                else:
-                    fails += ok != bidder_moves
-                if best >= 0 and fails >= best_fails:
-                    break
+        cands = [k[0] for k in ks]
+        if not self.compiled:
+            return _carabin_choice(state, cands, worlds, self.time_limit, self.stats)
+        target = None if state.chelem else state.points_in_play // 2 + 1 - state.bidder_points
+        choice = carabin_engine.pimc(
+            worlds, cands, target, lost=state.bidder_lost, time_limit=self.time_limit
+        )
+        self.stats.searches += choice.searches
+        self.stats.undecided += choice.undecided
+        return choice.card
+
+
+def _carabin_choice(
+    state: CarabinState,
+    cands: Sequence[int],
+    worlds: Sequence[CarabinPosition],
+    time_limit: float | None,
+    stats: Stats,
+) -> int:
+    """The decision of :class:`CarabinPimc` made in Python, one make/fail search a
+    world and card: the reference that :func:`solver.carabin.engine.pimc` must agree
+    with."""
+    p = state.position
+    bidder_moves = p.to_move == p.bidder
+    # card by card in notation order: a later card must fail in fewer worlds than
+    # the best so far, so it is out as soon as it has failed in as many
+    best, best_fails = -1, 0.0
+    for card in cands:
+        fails = 0.0
+        for w in worlds:
+            stats.searches += 1
+            ok = state.succeeds(w, card, time_limit)
+            if ok is None:
+                stats.undecided += 1
+                fails += 0.5
             else:
-                best, best_fails = k[0], fails
-                if fails == 0:
-                    break
-        return best
+                fails += ok != bidder_moves
+            if best >= 0 and fails >= best_fails:
+                break
+        else:
+            best, best_fails = card, fails
+            if fails == 0:
+                break
+    return best
 
 
 @dataclass(frozen=True)
