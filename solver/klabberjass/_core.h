@@ -629,6 +629,39 @@ static void kj_sample(uint64_t pool, int need, int count, uint64_t seed, uint64_
     }
 }
 
+/* The index of the j-th lowest card of m (j < popcount(m)). */
+static inline int kj_nth(uint64_t m, int j)
+{
+    while (j--) m &= m - 1;
+    return tl_ctz64(m);
+}
+
+/* Worlds of an earlier decision carried to a later one of the same player: each of
+ * the `count` sets in[w] keeps its cards that are still in `pool` (the cards the other
+ * hand may now hold) and is brought to `need` cards by removing cards of it drawn
+ * uniformly one at a time, or adding cards of the rest of the pool drawn uniformly
+ * one at a time, from `seed`.
+ *
+ * If in[w] was a uniform set of the earlier pool and `pool` is a subset of it, the
+ * result is a uniform set of `need` cards of `pool`: any permutation of `pool` (the
+ * earlier pool's other cards fixed) leaves the law of in[w] unchanged and commutes
+ * with the steps above, so the law of the result is invariant under every
+ * permutation of `pool`, and those reach every set of `need` of its cards. */
+static void kj_carry(const uint64_t *in, int count, uint64_t pool, int need, uint64_t seed, uint64_t *out)
+{
+    uint64_t s = seed;
+    for (int w = 0; w < count; w++) {
+        uint64_t h = in[w] & pool;
+        int n = tl_popc64(h);
+        for (; n > need; n--) h &= ~(1ull << kj_nth(h, kj_below(&s, n)));
+        for (; n < need; n++) {
+            uint64_t rest = pool & ~h;
+            h |= 1ull << kj_nth(rest, kj_below(&s, tl_popc64(rest)));
+        }
+        out[w] = h;
+    }
+}
+
 /* The mover's points with internal card m from node n, fail-soft in the mover's
  * window (lo, hi): a result <= lo is an upper bound, >= hi a lower bound, anything
  * between exact. */
