@@ -464,20 +464,21 @@ class Pimc:
             state carries an auction in which he called. None (the default): the
             auction is ignored.
         persist: each player keeps his worlds from one searched decision to his next
-            within a contract (one :class:`PlayState`), carried to what he has seen
-            since (:func:`solver.klabberjass._core.carry_hands`): a world keeps its
-            cards the other hand may still hold and is made up to his hand's size by
-            dropping or adding cards drawn uniformly. Given the cards seen, every
-            carried world is distributed exactly as a fresh one (uniform among the
-            hands consistent with them); his first decision's worlds are those of the
-            default. The worlds a player's later decisions are made on are then those
-            his earlier ones were made on, so his choices are not independent of one
-            another given what he saw, as they are with fresh worlds: a different
-            policy (from his own information all the same), and a cheaper one, as the
-            table has searched the carried worlds. Decisions whose worlds are
-            conditioned on the auction (``inference``) draw fresh worlds (weighted by
-            the calls, they are not uniform, and carrying them would not be exact).
-            False (the default): fresh worlds at every decision.
+            within a contract (one :class:`PlayState`, through :meth:`choose`;
+            :meth:`choose_view` always draws fresh worlds), carried to what he has
+            seen since (:func:`solver.klabberjass._core.carry_hands`): a world keeps
+            the cards the other hand may still hold and is made up to his hand's size
+            by dropping or adding cards drawn uniformly. For a given course of play
+            (his own earlier cards fixed in advance), a carried world is distributed
+            exactly as a fresh one: uniform among the hands consistent with the cards
+            seen. His own cards were chosen on those worlds, though, so his later
+            decisions rest on the sample his earlier ones did, not on a new one: a
+            different policy (from his own information all the same), and a cheaper
+            one, as the table has searched the carried worlds. His first decision's
+            worlds are the default's. Decisions whose worlds are conditioned on the
+            auction (``inference``) draw fresh worlds (weighted by the calls, they are
+            not uniform, and carrying them would not be exact). False (the default):
+            fresh worlds at every decision.
     """
 
     def __init__(
