@@ -9,8 +9,10 @@ persistent player as E, then as D, against the default player, 20 worlds a decis
 each seat keeps its seed at both tables, so the first decisions are the same. The
 figure is a quarter of the persistent player's card points less the default player's
 over the two tables: what keeping the worlds is worth to one seat (the other seat
-loses as much), with a 95% interval (normal, one value a deal); and the CPU time and
-nodes a contract of each player's own decisions.
+loses as much), with a 95% interval (normal, one value a deal); the CPU time and
+nodes a contract of each player's own decisions; and the share of the carried worlds
+that come through whole (the cards played aside), the others having had a card drawn
+anew.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import statistics
 import sys
 import time
 
+import analysis.play as play
 from analysis.play import DEFAULT_SAMPLES, PIMC_TT_MB, Pimc, PlayState, play_deal
 from solver.klabberjass import engine
 from solver.klabberjass.deal import Deal
@@ -49,6 +52,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES)
     a = parser.parse_args(argv)
+    carried = [0, 0]  # worlds carried, of them whole
+    carry = play.carry_hands
+
+    def counted(worlds: list[int], pool: int, need: int, seed: int) -> list[int]:
+        out = carry(worlds, pool, need, seed)
+        carried[0] += len(out)
+        carried[1] += sum(w & pool == x for w, x in zip(worlds, out, strict=True))
+        return out
+
+    play.carry_hands = counted  # type: ignore[assignment]
     rng = random.Random(a.seed)
     diffs = []
     cost = {True: [0.0, 0], False: [0.0, 0]}  # persist: [CPU s, nodes]
@@ -80,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
             f"  {'persistent' if persist else 'fresh':10} player's decisions: "
             f"{1e3 * cpu / (2 * a.deals):.2f} ms CPU, {nodes / (2 * a.deals):.0f} nodes a contract"
         )
+    print(f"  carried worlds: {carried[0]}, {100 * carried[1] / max(carried[0], 1):.0f}% whole")
     return 0
 
 
