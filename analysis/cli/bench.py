@@ -11,10 +11,11 @@ Klabberjass, ``--what``:
 - ``advice``: PIMC over 200 worlds at the first trick (E to lead, turn-up suit trump).
 - ``pimc``: whole contracts played card by card by PIMC on both sides
   (:class:`analysis.play.Pimc`, 20 worlds a decision, one core; turn-up suit trump, E
-  leads): milliseconds a contract, decisions searched, worlds and child searches, and
-  the same contracts played double dummy; with ``--reference-deals K`` the first K
-  also by :func:`analysis.advice.advise` at every decision (the general way), for the
-  speed-up. The table is cleared once, not per contract.
+  leads): milliseconds a contract (wall clock, and the mean CPU time), decisions
+  searched, worlds and child searches, and the same contracts played double dummy;
+  with ``--reference-deals K`` the first K also by :func:`analysis.advice.advise` at
+  every decision (the general way), for the speed-up. The table is cleared once, not
+  per contract.
 - ``realplay``: the ``klabberjass-realplay`` study's work for ``--deals`` deals, one
   core: each deal's table (double dummy) and its 8 contracts played by PIMC on both
   sides, 20 worlds a decision, exactly as the study plays them
@@ -22,6 +23,10 @@ Klabberjass, ``--what``:
   played contract, deals a second (wall clock and CPU time, which differ on a shared
   machine), decisions searched, child searches and nodes a contract. The table is
   cleared once, as a study's worker starts with an empty one.
+
+With ``--persist`` (``pimc``, ``realplay``) each player keeps his worlds from one
+decision to his next within a contract (:class:`analysis.play.Pimc` ``persist=True``):
+other worlds, so other cards, than the study plays.
 
 Carabin, ``--what`` is a comma-separated list of ``exact`` (the bidder's exact points
 of a full deal), ``make`` (one make/fail probe at half the points in play plus one) and
