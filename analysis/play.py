@@ -37,6 +37,10 @@ every world and adding up; the tests check it):
 - one transposition table for every world and every decision (its entries are keyed on
   both hands, so they hold in any world).
 
+With ``persist=True`` (not the default: the worlds, and so the cards, differ) a player
+keeps his worlds from one searched decision to his next within a contract, carried to
+what he has seen since: the table has searched them, so the next decision costs less.
+
 >>> from solver.klabberjass.deal import Deal
 >>> from solver.klabberjass.rules import points_of
 >>> deal = Deal.random(7)
@@ -66,7 +70,7 @@ from solver.carabin.view import View as CarabinView
 from solver.cards import card_count, cards_of, suit_mask, suit_of
 from solver.errors import RulesError
 from solver.klabberjass import engine
-from solver.klabberjass._core import sample_hands
+from solver.klabberjass._core import carry_hands, sample_hands
 from solver.klabberjass.position import Position
 from solver.klabberjass.rules import (
     PACK,
@@ -432,7 +436,8 @@ class Stats:
     With auction inference: ``inferred`` decisions whose worlds were conditioned on
     calls (the other player made some), ``drawn`` candidate worlds of those decisions,
     ``kept`` of them, and ``fallbacks``, decisions played on unconditioned worlds
-    because too few candidates were kept."""
+    because too few candidates were kept. With persistent worlds: ``carried``,
+    decisions searched on worlds carried from the player's previous decision."""
 
     decisions: int = 0
     worlds: int = 0
@@ -442,6 +447,7 @@ class Stats:
     drawn: int = 0
     kept: int = 0
     fallbacks: int = 0
+    carried: int = 0
 
 
 class Pimc:
@@ -457,6 +463,22 @@ class Pimc:
             conditioned on the other player's calls (:func:`auction_worlds`) when the
             state carries an auction in which he called. None (the default): the
             auction is ignored.
+        persist: each player keeps his worlds from one searched decision to his next
+            within a contract (one :class:`PlayState`, through :meth:`choose`;
+            :meth:`choose_view` always draws fresh worlds), carried to what he has
+            seen since (:func:`solver.klabberjass._core.carry_hands`): a world keeps
+            the cards the other hand may still hold and is made up to his hand's size
+            by dropping or adding cards drawn uniformly. For a given course of play
+            (his own earlier cards fixed in advance), a carried world is distributed
+            exactly as a fresh one: uniform among the hands consistent with the cards
+            seen. His own cards were chosen on those worlds, though, so his later
+            decisions rest on the sample his earlier ones did, not on a new one: a
+            different policy (from his own information all the same), and a cheaper
+            one, as the table has searched the carried worlds. His first decision's
+            worlds are the default's. Decisions whose worlds are conditioned on the
+            auction (``inference``) draw fresh worlds (weighted by the calls, they are
+            not uniform, and carrying them would not be exact). False (the default):
+            fresh worlds at every decision.
     """
 
     def __init__(
@@ -465,9 +487,13 @@ class Pimc:
         seed: int | random.Random | None = None,
         tt_mb: int | None = None,
         inference: AuctionInference | None = None,
+        persist: bool = False,
     ):
         if samples < 1:
             raise RulesError(f"invalid samples {samples} (at least 1)")
+        self.persist = persist
+        # per seat: (the contract, the pool of the other hand then, its worlds)
+        self._kept: dict[int, tuple[PlayState, int, list[int]]] = {}
         self.samples = samples
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         self.core = engine.core(PIMC_TT_MB if tt_mb is None else tt_mb)
@@ -487,11 +513,26 @@ class Pimc:
             opp = 1 - p.to_move
             calls = state.auction.calls_of(opp)
             if calls:
+                self._kept.pop(p.to_move, None)
                 return self.decide(
                     p, hidden, ks, state.rules.last_trick,
                     given=(state.played_by[opp], state.turn, calls),
                 )[0]  # fmt: skip
-        return self.decide(p, hidden, ks, state.rules.last_trick)[0]
+        if not self.persist:
+            return self.decide(p, hidden, ks, state.rules.last_trick)[0]
+        me = p.to_move
+        kept = self._kept.get(me)
+        # the pool only shrinks within a contract: the test guards the carry's premise
+        carried = (
+            kept[2]
+            if kept is not None and kept[0] is state and not hidden.pool & ~kept[1]
+            else None
+        )
+        card, seed, worlds = self._decide(p, hidden, ks, state.rules.last_trick, None, carried)
+        if worlds is None:
+            worlds = sample_hands(hidden.pool, hidden.need, self.samples, seed)
+        self._kept[me] = (state, hidden.pool, worlds)
+        return card
 
     def decide(
         self,
@@ -505,12 +546,29 @@ class Pimc:
 
         ``given``: (the cards the other player has played, the turn-up, his calls), to
         condition the worlds on his calls (needs ``inference``)."""
+        card, seed, _worlds = self._decide(p, hidden, ks, bonus, given)
+        return card, seed
+
+    def _decide(
+        self,
+        p: Position,
+        hidden: Hidden,
+        ks: Sequence[Sequence[int]],
+        bonus: int,
+        given: tuple[int, int, Sequence[tuple[int, int, int | None]]] | None = None,
+        carried: list[int] | None = None,
+    ) -> tuple[int, int, list[int] | None]:
+        """:meth:`decide`, or over the worlds ``carried`` from an earlier decision:
+        (chosen card, seed, the worlds if they were not drawn from the seed)."""
         seed = self.rng.getrandbits(64)
         me = p.to_move
         trick = -1 if p.trick is None else p.trick
         cands = [k[0] for k in ks]
         worlds = None
-        if given is not None:
+        if carried is not None:
+            worlds = carry_hands(carried, hidden.pool, hidden.need, seed)
+            self.stats.carried += 1
+        elif given is not None:
             assert self.inference is not None
             played, turn, calls = given
             cache = self._likelihood.setdefault((1 - me, turn, tuple(calls)), {})
@@ -539,7 +597,7 @@ class Pimc:
         self.stats.decisions += 1
         self.stats.worlds += self.samples
         self.stats.searches += searches
-        return cands[i], seed
+        return cands[i], seed, worlds
 
     def choose_view(self, view: View, rules: Rules = SEED) -> int:
         """The card for a :class:`solver.klabberjass.View` (its seat is to move)."""
