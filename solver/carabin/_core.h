@@ -11,11 +11,12 @@
  *
  * What keeps the search small:
  *  - equivalent and dominated cards: cards of one hand and suit with no live card of
- *    their world (or of the unfinished trick) between them form a run; swapping two of
- *    them changes no trick's winner, so cards of equal points are interchangeable, and
- *    when the points of this trick surely go to the mover's side (the other side) the
- *    top (bottom) card of the run is at least as good as any other (cb_moves_of); cards
- *    out of play or played count as gone;
+ *    their world (nor the card winning the unfinished trick) between them form a run;
+ *    swapping two of them changes no trick's winner, so cards of equal points are
+ *    interchangeable, and when the points of this trick surely go to the mover's side
+ *    (the other side) the top (bottom) card of the run is at least as good as any other
+ *    (cb_moves_of); cards out of play or played, the trick's other cards included,
+ *    count as gone;
  *  - a transposition table at trick boundaries with lower and upper bounds and the best
  *    lead. Within one deal the owner of every card never changes, so the set of cards
  *    still held, the leader and the kind of hand determine the position exactly: that is
@@ -286,11 +287,12 @@ static inline int cb_dest(const cb_ctx *c, const cb_trick_state *t, int seat, in
 }
 
 /* The mover's candidates. A run is a set of his cards of one suit with no live card
- * (cards still held in hands of this kind, or already in the trick) between them:
- * swapping two cards of a run changes the winner of no trick, ever (cards of the other
- * kind of hand never meet them), so the game trees after playing either are the same
- * up to that swap and the payoffs differ only in where the two cards' points go. If X
- * is above Y (p(X) >= p(Y)), playing X instead of Y moves p(X) - p(Y) points to the
+ * (cards still held in hands of this kind, or the card winning the trick so far)
+ * between them: swapping two cards of a run changes the winner of no trick, ever (the
+ * other cards already in the trick are compared with nothing again, and cards of the
+ * other kind of hand never meet them), so the game trees after playing either are the
+ * same up to that swap and the payoffs differ only in where the two cards' points go.
+ * If X is above Y (p(X) >= p(Y)), playing X instead of Y moves p(X) - p(Y) points to the
  * winner of this trick and the same amount away from the winner of the later trick in
  * which the other card is played, leaf by leaf. So when this trick surely goes to the
  * mover's side, the top card of the run is at least as good as any other; when it
@@ -301,7 +303,7 @@ static inline uint64_t cb_moves_of(const cb_ctx *c, const cb_trick_state *t, int
 {
     int n = c->n, h = t->h, b = c->bidder;
     uint64_t hand = c->hands[h][seat];
-    uint64_t live = c->world[h] | t->tcards;
+    uint64_t live = c->world[h] | (t->i ? 1ull << t->wcard : 0);
     uint64_t out = hand, m = hand;
     int bidder_played = 0, ready = 0;
     uint64_t later_c = 0;

@@ -1,0 +1,62 @@
+"""Equivalent cards (runs, see cb_moves_of in _core.h) in dense suits, mid-trick.
+
+A card already played to the unfinished trick that does not win it is compared with
+nothing again, so two cards of the mover that only it separates are equivalent. These
+positions are dealt from two suits around the point cards, so that such cards are
+common, and stop inside a trick; the engine must agree with the reference minimax.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver.carabin import TRICK_ORDERS, Position
+from solver.carabin._core import MAX_PLAYERS
+from tests.solver.carabin.test_engine import check_against_reference
+from tests.solver.carabin.test_world_bounds import world_bounds
+
+
+@st.composite
+def dense_positions(draw, players: int) -> Position:
+    """Hands of 1 or 2 cards (3 at three players) from two suits of ranks 3 to A, an
+    unfinished trick of at least one card."""
+    m = draw(st.integers(1, 3 if players == 3 else 2))
+    suits = draw(st.lists(st.integers(0, 3), min_size=2, max_size=2, unique=True))
+    pool = [16 * s + r for s in suits for r in range(1, 13)]
+    cards = draw(st.permutations(pool))[: 2 * players * m]
+    hands = tuple(
+        (
+            sum(1 << c for c in cards[2 * m * s : 2 * m * s + m]),
+            sum(1 << c for c in cards[2 * m * s + m : 2 * m * s + 2 * m]),
+        )
+        for s in range(players)
+    )
+    p = Position(
+        draw(st.sampled_from([*suits, draw(st.integers(0, 3))])),
+        draw(st.integers(0, players - 1)),
+        draw(st.integers(0, players - 1)),
+        0,
+        hands,
+        (),
+        draw(st.sampled_from(TRICK_ORDERS)),
+    )
+    tricks = draw(st.integers(0, 2 * m - 1))
+    for _ in range(tricks * players + draw(st.integers(1, players - 1))):
+        p = p.play(draw(st.sampled_from(p.legal_moves())))
+    return p
+
+
+@settings(max_examples=300, deadline=None)
+@given(players=st.integers(3, MAX_PLAYERS), data=st.data())
+def test_dense_positions_inside_a_trick_match_the_reference(players, data):
+    """Points, every card's value, the make probe and all tricks."""
+    check_against_reference(data.draw(dense_positions(players)))
+
+
+@settings(max_examples=100, deadline=None)
+@given(players=st.integers(3, MAX_PLAYERS), data=st.data())
+def test_dense_positions_with_world_bounds_match_the_reference(players, data):
+    p = data.draw(dense_positions(players))
+    with world_bounds(4):
+        check_against_reference(p)
