@@ -4,7 +4,8 @@
  *
  * One line a search: deal number, what, answer, nodes, CPU ms; then a summary (nodes
  * median, max, total; CPU ms median, max). The table is cleared before every search;
- * a search that runs past `seconds` (default 60) prints '>'. */
+ * a search that runs past `seconds` (default 60) prints '>'. The table has 32 MB, or
+ * CB_TT_MB from the environment. */
 #include <stdio.h>
 #include <time.h>
 
@@ -53,7 +54,7 @@ int main(int argc, char **argv)
         if (scanf("%d", &power[i]) != 1) return 2;
     for (int i = 0; i < 16; i++)
         if (scanf("%d", &points[i]) != 1) return 2;
-    cb_ctx *c = cb_new(32);
+    cb_ctx *c = cb_new(getenv("CB_TT_MB") ? (size_t)atoi(getenv("CB_TT_MB")) : 32);
     cb_set_rules(c, power, points);
     static uint64_t en[10000], mn[10000];
     static double et[10000], mt[10000];
