@@ -5,7 +5,10 @@
  * One line a search: deal number, what, answer, nodes, CPU ms; then a summary (nodes
  * median, max, total; CPU ms median, max). The table is cleared before every search;
  * a search that runs past `seconds` (default 60) prints '>'. The table has 32 MB, or
- * CB_TT_MB from the environment. */
+ * CB_TT_MB from the environment; CB_WORLD=cards,after sets the single-world bounds
+ * (cb_set_world). Built with --stats (CB_STATS, the core patched with
+ * carabin_core_stats.patch) it prints where the nodes went, and each probe's nodes
+ * on stderr when CB_PROBES is set. */
 #include <stdio.h>
 #include <time.h>
 
@@ -56,6 +59,12 @@ int main(int argc, char **argv)
         if (scanf("%d", &points[i]) != 1) return 2;
     cb_ctx *c = cb_new(getenv("CB_TT_MB") ? (size_t)atoi(getenv("CB_TT_MB")) : 32);
     cb_set_rules(c, power, points);
+    if (getenv("CB_WORLD")) {
+        int cards;
+        unsigned long long after;
+        if (sscanf(getenv("CB_WORLD"), "%d,%llu", &cards, &after) != 2) return 2;
+        cb_set_world(c, cards, after);
+    }
     static uint64_t en[10000], mn[10000];
     static double et[10000], mt[10000];
     int ne = 0, nm = 0, eover = 0, mover = 0;
@@ -96,5 +105,8 @@ int main(int argc, char **argv)
     summary("exact", en, et, ne, eover, esum);
     summary("make", mn, mt, nm, mover, msum);
     cb_free(c);
+#ifdef CB_STATS
+    cb_stats_print();
+#endif
     return 0;
 }

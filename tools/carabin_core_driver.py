@@ -5,6 +5,13 @@ driver (``carabin_core_driver.c``) that solves them, for callgrind and node coun
     python tools/carabin_core_driver.py build          # -> build/carabin_core_driver
     build/carabin_core_driver exact < p4.txt           # one line a deal, then a summary
     valgrind --tool=callgrind build/carabin_core_driver exact < p4.txt
+    python tools/carabin_core_driver.py build --stats  # -> build/carabin_core_stats
+    CB_PROBES=1 build/carabin_core_stats exact < p4.txt
+
+``--stats`` builds the core patched with ``tools/carabin_core_stats.patch`` (counters:
+boundaries by how they were settled, nodes inside tricks, cuts by the card that made
+them, completed tricks equal up to ranks to an earlier one from the same boundary);
+the patch applies to the core of the commit that added it.
 
 The deals are those of ``tools/carabin_nodes.py bench`` (and ``tricklab bench
 carabin``): the same generator, random bidder, the turn-up suit trump, seat 0 leads.
@@ -15,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -44,12 +52,21 @@ def dump(players: int, seed: int, deals: int) -> None:
         print(" ".join(map(str, fields)))
 
 
-def build(out: Path) -> None:
+def build(out: Path, stats: bool) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
+    core = ROOT / "solver" / "carabin"
+    flags = []
+    if stats:
+        core = out.parent / "carabin_stats"
+        core.mkdir(exist_ok=True)
+        shutil.copy(ROOT / "solver" / "carabin" / "_core.h", core / "_core.h")
+        patch = ROOT / "tools" / "carabin_core_stats.patch"
+        subprocess.run(["patch", "-s", "-p3", "-d", str(core), "-i", str(patch)], check=True)
+        flags = ["-DCB_STATS"]
     cmd = [
-        "gcc", "-O3", "-march=native", "-g", "-o", str(out),
+        "gcc", "-O3", "-march=native", "-g", *flags, "-o", str(out),
         str(ROOT / "tools" / "carabin_core_driver.c"),
-        f"-I{ROOT / 'solver' / 'carabin'}", f"-I{ROOT / 'solver' / '_c'}",
+        f"-I{core}", f"-I{ROOT / 'solver' / '_c'}",
     ]  # fmt: skip
     subprocess.run(cmd, check=True)
 
@@ -60,12 +77,14 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=101)
     parser.add_argument("--deals", type=int, default=200)
-    parser.add_argument("--out", default=str(ROOT / "build" / "carabin_core_driver"))
+    parser.add_argument("--out", default=None, help="build: the program (default under build/)")
+    parser.add_argument("--stats", action="store_true", help="build: the counting core")
     args = parser.parse_args()
     if args.verb == "dump":
         dump(args.players, args.seed, args.deals)
     else:
-        build(Path(args.out))
+        name = "carabin_core_stats" if args.stats else "carabin_core_driver"
+        build(Path(args.out or ROOT / "build" / name), args.stats)
 
 
 if __name__ == "__main__":
