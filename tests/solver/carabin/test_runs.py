@@ -2,9 +2,10 @@
 
 A card already played to the unfinished trick that does not win it is compared with
 nothing again, so two cards of the mover that only it separates are equivalent; the
-card winning the trick still separates them. The positions below are dealt from two
-suits around the point cards, so that such cards are common, and stop inside a trick;
-the engine must agree with the reference minimax.
+card winning the trick still separates them. The engine must agree with the reference
+minimax on positions dealt from two suits around the point cards (such cards are
+common there) stopped inside a trick, on positions of real deals played down at
+random, and on three positions where the card winning the trick matters.
 """
 
 from __future__ import annotations
