@@ -4,6 +4,7 @@ driver (``carabin_core_driver.c``) that solves them, for callgrind and node coun
     python tools/carabin_core_driver.py dump --players 4 --seed 101 --deals 200 > p4.txt
     python tools/carabin_core_driver.py build          # -> build/carabin_core_driver
     build/carabin_core_driver exact < p4.txt           # one line a deal, then a summary
+    python tools/carabin_core_driver.py build --march x86-64-v2   # valgrind: no AVX-512
     valgrind --tool=callgrind build/carabin_core_driver exact < p4.txt
     python tools/carabin_core_driver.py build --stats  # -> build/carabin_core_stats
     CB_PROBES=1 build/carabin_core_stats exact < p4.txt
@@ -52,7 +53,7 @@ def dump(players: int, seed: int, deals: int) -> None:
         print(" ".join(map(str, fields)))
 
 
-def build(out: Path, stats: bool) -> None:
+def build(out: Path, stats: bool, march: str) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     core = ROOT / "solver" / "carabin"
     flags = []
@@ -64,7 +65,7 @@ def build(out: Path, stats: bool) -> None:
         subprocess.run(["patch", "-s", "-p3", "-d", str(core), "-i", str(patch)], check=True)
         flags = ["-DCB_STATS"]
     cmd = [
-        "gcc", "-O3", "-march=native", "-g", *flags, "-o", str(out),
+        "gcc", "-O3", f"-march={march}", "-g", *flags, "-o", str(out),
         str(ROOT / "tools" / "carabin_core_driver.c"),
         f"-I{core}", f"-I{ROOT / 'solver' / '_c'}",
     ]  # fmt: skip
@@ -79,12 +80,13 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--out", default=None, help="build: the program (default under build/)")
     parser.add_argument("--stats", action="store_true", help="build: the counting core")
+    parser.add_argument("--march", default="native", help="build: gcc -march (default native)")
     args = parser.parse_args()
     if args.verb == "dump":
         dump(args.players, args.seed, args.deals)
     else:
         name = "carabin_core_stats" if args.stats else "carabin_core_driver"
-        build(Path(args.out or ROOT / "build" / name), args.stats)
+        build(Path(args.out or ROOT / "build" / name), args.stats, args.march)
 
 
 if __name__ == "__main__":
