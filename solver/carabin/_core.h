@@ -36,7 +36,9 @@
  *    are at least those of a game of that world alone in which the coalition chooses
  *    who leads each later trick; their exact values are tabled apart. It is used once
  *    a search has grown (cb_ctx.wafter nodes) at boundaries of at most wmax cards a
- *    hand of each kind (larger single-world games cost more than they save);
+ *    hand of each kind (larger single-world games cost more than they save); where it
+ *    does not settle a boundary, the trick led from it is played out for real and the
+ *    bound taken at every boundary it reaches (cb_trick_world), which often does;
  *  - the last tricks evaluated directly once every hand holds at most one card of
  *    each kind (the play is forced); cut-offs inside a trick once its winner is
  *    settled; for the last card of a trick, a look-up of every resulting boundary
@@ -653,6 +655,52 @@ static int cb_world_value(cb_ctx *c, int h, int leader)
     return v;
 }
 
+/* A lower bound on the bidder's points from a node inside a trick (its cards so far
+ * included): the rest of the trick played for real, then every boundary it reaches
+ * valued by its single-world bound (cb_boundary). Fail-soft in (alpha, beta). */
+static int cb_trick_world(cb_ctx *c, const cb_trick_state *t, int alpha, int beta)
+{
+    int n = c->n, h = t->h, b = c->bidder;
+    if (t->i == n) {
+        int gain = t->wseat == b ? t->tpts : 0;
+        int nh = cb_next_hand(c, h);
+        return gain + cb_world_value(c, nh, t->wseat) + cb_world_value(c, 1 - nh, CB_ANY);
+    }
+    c->nodes++;
+    int seat = (t->leader + t->i) % n;
+    int maximizing = seat == b;
+    uint64_t moves = cb_moves_of(c, t, seat, 0);
+    int order[4];
+    int k = cb_order(c, t, seat, moves, -1, order);
+    int best = maximizing ? -CB_INF : CB_INF;
+    cb_trick_state nt = *t;
+    nt.i = t->i + 1;
+    for (int j = 0; j < k; j++) {
+        int x = order[j];
+        uint64_t bit = 1ull << x;
+        int wins = t->i == 0 || cb_beats(c, x, t->wcard);
+        nt.wseat = wins ? seat : t->wseat;
+        nt.wcard = wins ? x : t->wcard;
+        nt.tcards = t->tcards | bit;
+        nt.tpts = t->tpts + cb_card_pts(c, x);
+        c->hands[h][seat] &= ~bit;
+        c->world[h] &= ~bit;
+        int v = cb_trick_world(c, &nt, alpha, beta);
+        c->hands[h][seat] |= bit;
+        c->world[h] |= bit;
+        if (c->stop.stopped) return 0;
+        if (maximizing) {
+            if (v > best) best = v;
+            if (best > alpha) alpha = best;
+        } else {
+            if (v < best) best = v;
+            if (best < beta) beta = best;
+        }
+        if (alpha >= beta) break;
+    }
+    return best;
+}
+
 /* Bidder's points from a trick boundary: `leader` leads a trick of kind h. */
 TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int beta)
 {
@@ -686,6 +734,15 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
         if (c->stop.stopped) return 0;
         if (wl > lo) lo = wl;
         if (lo >= beta) return lo;
+        /* the same one trick later, after every way of playing this trick (cheaper
+         * than the search: no table, no sure points) */
+        cb_trick_state t0 = {leader, h, 0, -1, -1, 0, 0};
+        int la = cb_trick_world(c, &t0, beta - 1, beta);
+        if (c->stop.stopped) return 0;
+        if (la >= beta) {
+            cb_tt_put(bucket, key, c->gen, c->gen, cb_popc(all), la, hi, -1);
+            return la;
+        }
     }
     if (lo == hi) return lo;
     if (lo > alpha) alpha = lo;
