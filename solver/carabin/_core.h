@@ -11,11 +11,12 @@
  *
  * What keeps the search small:
  *  - equivalent and dominated cards: cards of one hand and suit with no live card of
- *    their world (or of the unfinished trick) between them form a run; swapping two of
- *    them changes no trick's winner, so cards of equal points are interchangeable, and
- *    when the points of this trick surely go to the mover's side (the other side) the
- *    top (bottom) card of the run is at least as good as any other (cb_moves_of); cards
- *    out of play or played count as gone;
+ *    their world (nor the card winning the unfinished trick) between them form a run;
+ *    swapping two of them changes no trick's winner, so cards of equal points are
+ *    interchangeable, and when the points of this trick surely go to the mover's side
+ *    (the other side) the top (bottom) card of the run is at least as good as any other
+ *    (cb_moves_of); cards out of play or played, the trick's other cards included,
+ *    count as gone;
  *  - a transposition table at trick boundaries with lower and upper bounds and the best
  *    lead. Within one deal the owner of every card never changes, so the set of cards
  *    still held, the leader and the kind of hand determine the position exactly: that is
@@ -35,7 +36,9 @@
  *    are at least those of a game of that world alone in which the coalition chooses
  *    who leads each later trick; their exact values are tabled apart. It is used once
  *    a search has grown (cb_ctx.wafter nodes) at boundaries of at most wmax cards a
- *    hand of each kind (larger single-world games cost more than they save);
+ *    hand of each kind (larger single-world games cost more than they save); where it
+ *    does not settle a boundary, the trick led from it is played out for real and the
+ *    bound taken at every boundary it reaches (cb_trick_world), which often does;
  *  - the last tricks evaluated directly once every hand holds at most one card of
  *    each kind (the play is forced); cut-offs inside a trick once its winner is
  *    settled; for the last card of a trick, a look-up of every resulting boundary
@@ -286,11 +289,12 @@ static inline int cb_dest(const cb_ctx *c, const cb_trick_state *t, int seat, in
 }
 
 /* The mover's candidates. A run is a set of his cards of one suit with no live card
- * (cards still held in hands of this kind, or already in the trick) between them:
- * swapping two cards of a run changes the winner of no trick, ever (cards of the other
- * kind of hand never meet them), so the game trees after playing either are the same
- * up to that swap and the payoffs differ only in where the two cards' points go. If X
- * is above Y (p(X) >= p(Y)), playing X instead of Y moves p(X) - p(Y) points to the
+ * (cards still held in hands of this kind, or the card winning the trick so far)
+ * between them: swapping two cards of a run changes the winner of no trick, ever (the
+ * other cards already in the trick are compared with nothing again, and cards of the
+ * other kind of hand never meet them), so the game trees after playing either are the
+ * same up to that swap and the payoffs differ only in where the two cards' points go.
+ * If X is above Y (p(X) >= p(Y)), playing X instead of Y moves p(X) - p(Y) points to the
  * winner of this trick and the same amount away from the winner of the later trick in
  * which the other card is played, leaf by leaf. So when this trick surely goes to the
  * mover's side, the top card of the run is at least as good as any other; when it
@@ -301,7 +305,7 @@ static inline uint64_t cb_moves_of(const cb_ctx *c, const cb_trick_state *t, int
 {
     int n = c->n, h = t->h, b = c->bidder;
     uint64_t hand = c->hands[h][seat];
-    uint64_t live = c->world[h] | t->tcards;
+    uint64_t live = c->world[h] | (t->i ? 1ull << t->wcard : 0);
     uint64_t out = hand, m = hand;
     int bidder_played = 0, ready = 0;
     uint64_t later_c = 0;
@@ -651,6 +655,52 @@ TL_DISPATCH static int cb_world_value(cb_ctx *c, int h, int leader)
     return v;
 }
 
+/* A lower bound on the bidder's points from a node inside a trick (its cards so far
+ * included): the rest of the trick played for real, then every boundary it reaches
+ * valued by its single-world bound (cb_boundary). Fail-soft in (alpha, beta). */
+static int cb_trick_world(cb_ctx *c, const cb_trick_state *t, int alpha, int beta)
+{
+    int n = c->n, h = t->h, b = c->bidder;
+    if (t->i == n) {
+        int gain = t->wseat == b ? t->tpts : 0;
+        int nh = cb_next_hand(c, h);
+        return gain + cb_world_value(c, nh, t->wseat) + cb_world_value(c, 1 - nh, CB_ANY);
+    }
+    c->nodes++;
+    int seat = (t->leader + t->i) % n;
+    int maximizing = seat == b;
+    uint64_t moves = cb_moves_of(c, t, seat, 0);
+    int order[4];
+    int k = cb_order(c, t, seat, moves, -1, order);
+    int best = maximizing ? -CB_INF : CB_INF;
+    cb_trick_state nt = *t;
+    nt.i = t->i + 1;
+    for (int j = 0; j < k; j++) {
+        int x = order[j];
+        uint64_t bit = 1ull << x;
+        int wins = t->i == 0 || cb_beats(c, x, t->wcard);
+        nt.wseat = wins ? seat : t->wseat;
+        nt.wcard = wins ? x : t->wcard;
+        nt.tcards = t->tcards | bit;
+        nt.tpts = t->tpts + cb_card_pts(c, x);
+        c->hands[h][seat] &= ~bit;
+        c->world[h] &= ~bit;
+        int v = cb_trick_world(c, &nt, alpha, beta);
+        c->hands[h][seat] |= bit;
+        c->world[h] |= bit;
+        if (c->stop.stopped) return 0;
+        if (maximizing) {
+            if (v > best) best = v;
+            if (best > alpha) alpha = best;
+        } else {
+            if (v < best) best = v;
+            if (best < beta) beta = best;
+        }
+        if (alpha >= beta) break;
+    }
+    return best;
+}
+
 /* Bidder's points from a trick boundary: `leader` leads a trick of kind h. */
 TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int beta)
 {
@@ -684,6 +734,15 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
         if (c->stop.stopped) return 0;
         if (wl > lo) lo = wl;
         if (lo >= beta) return lo;
+        /* the same one trick later, after every way of playing this trick (cheaper
+         * than the search: no table, no sure points) */
+        cb_trick_state t0 = {leader, h, 0, -1, -1, 0, 0};
+        int la = cb_trick_world(c, &t0, beta - 1, beta);
+        if (c->stop.stopped) return 0;
+        if (la >= beta) {
+            cb_tt_put(bucket, key, c->gen, c->gen, cb_popc(all), la, hi, -1);
+            return la;
+        }
     }
     if (lo == hi) return lo;
     if (lo > alpha) alpha = lo;
