@@ -211,7 +211,7 @@ class _Search:
         self.opp_points = [points_of(h, trump) for h in opp_hands]
         self.deadline = deadline
         self.stats = stats
-        self.table: dict[tuple, np.ndarray] = {}
+        self.table: dict[tuple, tuple[np.ndarray, int | None]] = {}
 
     # ------------------------------------------------------------ plays
     def _step(
@@ -303,33 +303,43 @@ class _Search:
         here. ``depth``: his decisions left to search (0: solve double dummy).
 
         ``alpha``: a front the caller already holds (the node's rows it dominates do
-        not matter); ``init``: an upper bound of the node per world; ``floor``: the
-        caller needs only rows of a total above it. Both let the other player's node
-        stop early (its front is then incomplete, and not kept in the table)."""
+        not matter to him); ``init``: the node's double-dummy values (an upper bound
+        in each world); ``floor``: the caller needs only rows of a greater total. The
+        rows the caller needs are all there; others may be missing."""
         if not mine and trick < 0:
             return np.zeros((1, len(ws)), dtype=np.int64)
         if depth == 0:
             return np.array(self._solve([(mine, gone, leader, trick, ws)]), dtype=np.int64)
         key = (mine, gone, leader, trick, depth, bits)
         hit = self.table.get(key)
-        if hit is not None:
+        # an entry holds every row of a total above its floor
+        if hit is not None and (hit[1] is None or (floor is not None and floor >= hit[1])):
             self.stats.tt_hits += 1
-            return hit
+            front = hit[0]
+            return front if floor is None else front[front.sum(axis=1) > floor]
         self.stats.nodes += 1
         if self.stats.nodes & 63 == 0:
             self._check_time()
         mover = leader if trick < 0 else 1 - leader
         if mover == self.me:
-            front = self._max_node(mine, gone, leader, trick, ws, depth)
-            self.table[key] = front
+            front = self._max_node(mine, gone, leader, trick, ws, bits, depth, floor)
+            self.table[key] = (front, floor)
             return front
-        front, complete = self._min_node(mine, gone, leader, trick, ws, depth, alpha, init, floor)
-        if complete:
-            self.table[key] = front
+        front, exact = self._min_node(mine, gone, leader, trick, ws, depth, alpha, init, floor)
+        if exact:
+            self.table[key] = (front, floor)
         return front
 
     def _max_node(
-        self, mine: int, gone: int, leader: int, trick: int, ws: list[int], depth: int
+        self,
+        mine: int,
+        gone: int,
+        leader: int,
+        trick: int,
+        ws: list[int],
+        bits: int,
+        depth: int,
+        floor: int | None,
     ) -> np.ndarray:
         others = 0
         for w in ws:
@@ -342,20 +352,26 @@ class _Search:
             children.append((m2, g2, l2, t2, pts))
         rows = self._solve([(m, g, ld, t, ws) for m, g, ld, t, _ in children])
         bounds = np.array(rows, dtype=np.int64) + np.array([ch[4] for ch in children])[:, None]
+        n = len(ws)
         if depth == 1:
-            return _pareto(bounds)
+            front = _pareto(bounds)
+            return front if floor is None else front[front.sum(axis=1) > floor]
         best = bounds.max(axis=0)
         order = sorted(range(len(cands)), key=lambda i: -int(bounds[i].sum()))
-        front = np.empty((0, len(ws)), dtype=np.int64)
-        bits = _bits_of(ws)
+        front = np.empty((0, n), dtype=np.int64)
         for i in order:
+            if floor is not None and int(bounds[i].sum()) <= floor:
+                self.stats.cuts += 1
+                break  # this card's bound and every later one's are too low
             if front.shape[0] and _dominated(bounds[i : i + 1], front):
                 self.stats.cuts += 1
                 continue
             m2, g2, l2, t2, pts = children[i]
             alpha = front - pts if front.shape[0] else None
-            sub = self.node(m2, g2, l2, t2, ws, bits, depth - 1, alpha, bounds[i] - pts)
-            front = _pareto(np.vstack([front, sub + pts]))
+            sub_floor = None if floor is None else floor - pts * n
+            sub = self.node(m2, g2, l2, t2, ws, bits, depth - 1, alpha, bounds[i] - pts, sub_floor)
+            if sub.shape[0]:
+                front = _pareto(np.vstack([front, sub + pts]))
             if (front == best).all(axis=1).any():
                 self.stats.cuts += 1
                 break
@@ -373,6 +389,8 @@ class _Search:
         init: np.ndarray | None,
         floor: int | None,
     ) -> tuple[np.ndarray, bool]:
+        """The front and whether it holds every row above ``floor`` (False once rows
+        dominated by ``alpha`` were dropped)."""
         # the worlds where each card of the other player may be played
         where: dict[int, list[int]] = {}
         for w in ws:
@@ -383,34 +401,58 @@ class _Search:
                 where.setdefault(low.bit_length() - 1, []).append(w)
                 legal ^= low
         pos = {w: i for i, w in enumerate(ws)}
-        cards = sorted(where)
-        kids = []
-        for c in cards:
-            kids.append((*self._step(mine, gone, leader, trick, c), where[c]))
+        n = len(ws)
         if init is None:
             init = np.array(self._solve([(mine, gone, leader, trick, ws)])[0], dtype=np.int64)
-        front = init[None, :].copy()
-        complete = True
-        for m2, g2, l2, t2, pts, sub_ws in kids:
-            sub = self.node(m2, g2, l2, t2, sub_ws, _bits_of(sub_ws), depth) + pts
-            idx = [pos[w] for w in sub_ws]
-            full = np.full((sub.shape[0], len(ws)), _BIG, dtype=np.int64)
-            full[:, idx] = sub
-            front = _pareto(np.minimum(front[:, None, :], full[None, :, :]).reshape(-1, len(ws)))
+        # every row of the node is at most ``upper`` in each world: the node's double-dummy
+        # value, then, world by world, the least over the cards searched of the greatest
+        # value of the card's front there
+        upper = init.copy()
+        kids = []
+        for c in sorted(where):
+            m2, g2, l2, t2, pts = self._step(mine, gone, leader, trick, c)
+            sub_ws = where[c]
+            idx = np.array([pos[w] for w in sub_ws])
+            # a row of this card ends at best as itself in its worlds and the bound in
+            # the others: the rows that cannot reach the floor do not matter
+            sub_floor = None
+            if floor is not None:
+                sub_floor = floor - (int(upper.sum()) - int(upper[idx].sum())) - pts * len(sub_ws)
+            sub = self.node(m2, g2, l2, t2, sub_ws, _bits_of(sub_ws), depth, None, None, sub_floor)
+            sub = sub + pts
+            if sub.shape[0]:
+                upper[idx] = np.minimum(upper[idx], sub.max(axis=0))
+            if not sub.shape[0] or self._useless(upper[None, :], alpha, floor).all():
+                # no row of the node can matter to the caller (the early cut)
+                self.stats.cuts += 1
+                return np.empty((0, n), dtype=np.int64), alpha is None
+            kids.append((idx, sub))
+        front = upper[None, :]
+        exact = True
+        for idx, sub in sorted(kids, key=lambda k: k[1].shape[0]):
+            ext = np.broadcast_to(upper, (sub.shape[0], n)).copy()
+            ext[:, idx] = np.minimum(sub, upper[idx])
+            front = _pareto(np.minimum(front[:, None, :], ext[None, :, :]).reshape(-1, n))
             # a row only decreases as cards are added: one the caller's front already
             # dominates, or below the total he needs, can never matter to him
-            keep = np.ones(front.shape[0], dtype=bool)
-            if alpha is not None:
-                keep &= ~_covered(front, alpha)
-            if floor is not None:
-                keep &= front.sum(axis=1) > floor
-            if not keep.all():
-                complete = False
-                front = front[keep]
+            useless = self._useless(front, alpha, floor)
+            if useless.any():
+                exact = exact and (alpha is None or not _covered(front, alpha).any())
+                front = front[~useless]
                 if not front.shape[0]:
                     self.stats.cuts += 1
-                    return front, False
-        return front, complete
+                    return front, exact
+        return front, exact
+
+    @staticmethod
+    def _useless(rows: np.ndarray, alpha: np.ndarray | None, floor: int | None) -> np.ndarray:
+        """Per row, whether the caller's front dominates it or it is below his floor."""
+        out = np.zeros(rows.shape[0], dtype=bool)
+        if floor is not None:
+            out |= rows.sum(axis=1) <= floor
+        if alpha is not None:
+            out |= _covered(rows, alpha)
+        return out
 
     def _candidates(self, mine: int, others: int, leader: int, trick: int) -> list[int]:
         hands = (mine, others) if self.me == 0 else (others, mine)

@@ -215,6 +215,21 @@ def test_deeper_is_never_worth_more():
             before = d.values
 
 
+@pytest.mark.parametrize("depth", [2, 3])
+def test_cuts_keep_the_choice(depth):
+    """The root cut, the aspiration floors and the early cuts leave the card chosen as
+    searching every card's whole front would (and its value)."""
+    for state in states([5, 6, 7], cards_played=(0, 1, 6)):
+        p = state.position
+        hidden = hidden_of(state)
+        cands = [k[0] for k in classes(p, hidden)]
+        worlds = alphamu.sample_hands(hidden.pool, hidden.need, 10, 9)
+        full = search(p, hidden, cands, worlds, depth=depth, every=True)
+        quick = search(p, hidden, cands, worlds, depth=depth)
+        i = cands.index(quick.card)
+        assert quick.card == full.card and quick.values[i] == full.values[i]
+
+
 # ------------------------------------------------------------------- in play, in budget
 
 
