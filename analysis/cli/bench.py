@@ -16,8 +16,8 @@ Klabberjass, ``--what``:
   also by :func:`analysis.advice.advise` at every decision (the general way), for the
   speed-up. The table is cleared once, not per contract.
 - ``alphamu``: whole contracts played card by card by αμ on both sides
-  (:class:`analysis.alphamu.AlphaMu` at its default budget, one core; turn-up suit
-  trump, E leads): the CPU time of each searched decision, at the first trick and at
+  (:class:`analysis.alphamu.AlphaMu` at its default budget, ``--depth`` to change
+  its depth, one core; turn-up suit trump, E leads): the CPU time of each searched decision, at the first trick and at
   the later ones (median, max), decisions a second, the depth reached.
 - ``realplay``: the ``klabberjass-realplay`` study's work for ``--deals`` deals, one
   core: each deal's table (double dummy) and its 8 contracts played by PIMC on both
@@ -94,6 +94,7 @@ EXAMPLES = (
 _DEALS = count("--deals", 1, MAX_BENCH_DEALS)
 _REFERENCE = count("--reference-deals", 0, MAX_REFERENCE_DEALS)
 _TRICKS = count("--tricks", 1, 8)
+_DEPTH = count("--depth", 1, 9, "a player makes at most nine decisions")
 
 KLABBERJASS_WHAT = ("solve", "table", "tree", "advice", "pimc", "alphamu", "realplay")
 CARABIN_WHAT = ("exact", "make", "chelem")
@@ -129,6 +130,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="carabin --what tree or advice: tricks left in the position (default 4; "
         "8 is the whole deal)",
     )
+    parser.add_argument(
+        "--depth",
+        type=_DEPTH,
+        default=None,
+        help="klabberjass --what alphamu: decisions searched (default: alphamu's default)",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument(
         "--time-limit",
@@ -148,6 +155,8 @@ def run(args: argparse.Namespace) -> int:
         args.deals = 20 if args.what in ("tree", "advice", "alphamu") else 1000
     if args.tricks is not None and (game.name != "carabin" or args.what not in ("tree", "advice")):
         raise UsageError("--tricks goes with carabin --what tree or advice")
+    if args.depth is not None and (game.name != "klabberjass" or args.what != "alphamu"):
+        raise UsageError(f"--depth {args.depth} goes with klabberjass --what alphamu")
     if game.name == "carabin":
         report, lines = _carabin(game, args)
     else:
@@ -456,7 +465,8 @@ def _klabberjass_alphamu(game: Game, args: argparse.Namespace) -> tuple[dict, li
     """CPU time of an αμ decision at the first trick and later (default budget)."""
     from analysis.alphamu import DEFAULT_DEPTH, DEFAULT_WORLDS
 
-    rows = alphamu_times(args.deals, args.seed, game.rules)
+    depth = DEFAULT_DEPTH if args.depth is None else args.depth
+    rows = alphamu_times(args.deals, args.seed, game.rules, depth=depth)
     first = [r[1] for r in rows if r[0] == 0]
     later = [r[1] for r in rows if r[0] > 0]
     cpu = sum(r[1] for r in rows)
@@ -465,7 +475,7 @@ def _klabberjass_alphamu(game: Game, args: argparse.Namespace) -> tuple[dict, li
         "deals": args.deals,
         "seed": args.seed,
         "worlds": DEFAULT_WORLDS,
-        "depth": DEFAULT_DEPTH,
+        "depth": depth,
         "decisions": len(rows),
         "first_trick_decisions": len(first),
         "first_median_s": round(statistics.median(first), 4) if first else None,
@@ -477,7 +487,7 @@ def _klabberjass_alphamu(game: Game, args: argparse.Namespace) -> tuple[dict, li
     }
     lines = [
         f"Klabberjass contracts played by alphamu on both sides, {DEFAULT_WORLDS} worlds, "
-        f"depth {DEFAULT_DEPTH} a decision, {args.deals} random deals (seed {args.seed}), "
+        f"depth {depth} a decision, {args.deals} random deals (seed {args.seed}), "
         "turn-up suit trump, E leads, one core (CPU time a searched decision)",
         f"  first trick: {len(first)} decisions, median {report['first_median_s']} s, "
         f"max {report['first_max_s']} s",
