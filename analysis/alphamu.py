@@ -69,6 +69,7 @@ from __future__ import annotations
 import array
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -84,7 +85,7 @@ from analysis.play import (
 from solver.cards import card_count
 from solver.errors import RulesError
 from solver.klabberjass import engine
-from solver.klabberjass._core import sample_hands
+from solver.klabberjass._core import Core, sample_hands
 from solver.klabberjass.position import Position
 from solver.klabberjass.rules import SEED, Rules, beats, card_points, legal_replies, points_of
 from solver.klabberjass.view import View
@@ -125,8 +126,10 @@ class Decision:
         values: per candidate, the greatest total over the worlds of a vector of its
             front at the deepest finished iteration; None for a card not searched to
             the end there (cut: its value cannot beat the chosen card's).
-        bounds: per candidate, the value of the iteration before (an upper bound; at
-            ``depth`` 1, the PIMC total), or the PIMC total at depth 1.
+        bounds: per candidate, an upper bound of its value at ``depth``: its value
+            when it was searched to the end, else the least total an earlier
+            iteration or its cut search found (a card's value never grows with depth;
+            at depth 1, the PIMC total, or the chosen card's for a card PIMC dropped).
         fronts: per candidate, the size of its front (0 when cut).
         depth: the deepest finished iteration (μ).
         worlds: the worlds searched (the other hand in each: his known cards and
@@ -154,20 +157,26 @@ _BIG = 1 << 20
 _BLOCK = 256
 
 
-def _covered(rows: np.ndarray, by: np.ndarray) -> np.ndarray:
-    """Per row of ``rows``, whether some row of ``by`` is >= it in every world."""
+def _covered(
+    rows: np.ndarray, by: np.ndarray, check: Callable[[], None] | None = None
+) -> np.ndarray:
+    """Per row of ``rows``, whether some row of ``by`` is >= it in every world
+    (``check`` is called between blocks: the time limit)."""
     out = np.zeros(rows.shape[0], dtype=bool)
     if by.shape[0] == 0 or rows.shape[0] == 0:
         return out
     step = max(1, (_BLOCK * _BLOCK) // max(1, by.shape[0]))
     for i in range(0, rows.shape[0], step):
+        if check is not None:
+            check()
         part = rows[i : i + step]
         out[i : i + step] = np.any(np.all(by[None, :, :] >= part[:, None, :], axis=2), axis=1)
     return out
 
 
-def _pareto(front: np.ndarray) -> np.ndarray:
-    """The non-dominated rows of ``front`` (one of equal rows), greatest total first."""
+def _pareto(front: np.ndarray, check: Callable[[], None] | None = None) -> np.ndarray:
+    """The non-dominated rows of ``front`` (one of equal rows), greatest total first
+    (``check`` is called between blocks: the time limit)."""
     k = front.shape[0]
     if k <= 1:
         return front
@@ -176,7 +185,7 @@ def _pareto(front: np.ndarray) -> np.ndarray:
     kept = front[:0]
     for i in range(0, k, _BLOCK):
         block = front[i : i + _BLOCK]
-        block = block[~_covered(block, kept)]
+        block = block[~_covered(block, kept, check)]
         if block.shape[0] > 1:
             # a row goes when an earlier row (total at least as great) is >= it everywhere
             ge = (block[:, None, :] >= block[None, :, :]).all(axis=2)
@@ -195,7 +204,7 @@ class _Search:
 
     def __init__(
         self,
-        core,
+        core: Core,
         me: int,
         trump: int,
         bonus: int,
@@ -371,7 +380,7 @@ class _Search:
             sub_floor = None if floor is None else floor - pts * n
             sub = self.node(m2, g2, l2, t2, ws, bits, depth - 1, alpha, bounds[i] - pts, sub_floor)
             if sub.shape[0]:
-                front = _pareto(np.vstack([front, sub + pts]))
+                front = _pareto(np.vstack([front, sub + pts]), self._check_time)
             if (front == best).all(axis=1).any():
                 self.stats.cuts += 1
                 break
@@ -432,7 +441,10 @@ class _Search:
         for idx, sub in sorted(kids, key=lambda k: k[1].shape[0]):
             ext = np.broadcast_to(upper, (sub.shape[0], n)).copy()
             ext[:, idx] = np.minimum(sub, upper[idx])
-            front = _pareto(np.minimum(front[:, None, :], ext[None, :, :]).reshape(-1, n))
+            self._check_time()
+            front = _pareto(
+                np.minimum(front[:, None, :], ext[None, :, :]).reshape(-1, n), self._check_time
+            )
             # a row only decreases as cards are added: one the caller's front already
             # dominates, or below the total he needs, can never matter to him
             useless = self._useless(front, alpha, floor)
@@ -475,7 +487,7 @@ def search(
     depth: int | None = DEFAULT_DEPTH,
     rules: Rules = SEED,
     *,
-    core=None,
+    core: Core | None = None,
     deadline: float | None = None,
     stats: AlphaMuStats | None = None,
     every: bool = False,
@@ -512,7 +524,8 @@ def search(
         trick, rules.last_trick, candidates, exact=True, worlds=worlds,
     )  # fmt: skip
     stats.searches += searches
-    upper = [sum(r[i] for r in rows) for i in range(len(candidates))]
+    assert rows is not None  # asked for (exact)
+    upper = [int(sum(r[i] for r in rows)) for i in range(len(candidates))]
     values: list[int | None] = list(upper)
     fronts = [1] * len(candidates)
     reached = 1
@@ -661,8 +674,8 @@ class AlphaMu:
             )  # fmt: skip
             self.stats.searches += searches
             self._count(1)
-            bounds = tuple(int(x) for x in sums)
-            vals: tuple[int | None, ...] = tuple(x if x >= 0 else None for x in bounds)
+            vals: tuple[int | None, ...] = tuple(int(x) if x >= 0 else None for x in sums)
+            bounds = tuple(int(x) if x >= 0 else int(sums[i]) for x in sums)
             return Decision(candidates[i], tuple(candidates), vals, bounds, (1,) * len(bounds),
                             1, tuple(hidden.known | w for w in worlds))  # fmt: skip
         d = search(
