@@ -56,6 +56,18 @@ decisions; None: to the end of the play) and ``time_limit`` (seconds a decision)
 anytime; when the time runs out the card of the deepest finished iteration is played
 (μ = 1, PIMC's, is always finished first).
 
+**Strength (preliminary).** In duplicate card play against PIMC
+(``tools/alphamu_duplicate.py``: random deals, turn-up suit trump, E leads, no
+declarations; each deal played twice with the seats swapped), αμ at its default budget
+gains +0.54 [-0.56, +1.64] card points a deal against PIMC on as many worlds (20; 300
+deals, seeds 1 and 2: +0.35 and +0.73), and loses -1.74 [-2.66, -0.82] against PIMC
+given the same CPU time a card (250 worlds, 12 ms a decision against αμ's 13-14 ms;
+450 deals, seed 1: -1.81 [-2.91, -0.71], seed 2: -1.60 [-3.26, +0.06]): at this
+budget more worlds are worth more than the deeper search. The tool regenerates the
+rows: ``--pimc-worlds 250`` with ``--deals 300 --seed 1`` and ``--deals 150 --seed
+2``; ``--pimc-worlds 20`` with ``--deals 150``, seeds 1 and 2 (CPU times vary with the
+machine; these were measured on a loaded one).
+
 >>> from solver.klabberjass.deal import Deal
 >>> from analysis.play import play_deal
 >>> deal = Deal.random(7)
