@@ -278,3 +278,36 @@ def test_view_decision():
 def test_bad_budget_is_one_clear_error(kwargs, quoted):
     with pytest.raises(RulesError, match=quoted):
         AlphaMu(**kwargs)
+
+
+# ------------------------------------------- agreement with the exact reference (endings)
+
+
+def _fusion_endings():
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "data" / "fusion-positions.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()[1:]]
+
+
+@pytest.mark.parametrize("ending", _fusion_endings(), ids=lambda e: e["view"][-30:])
+def test_full_depth_agrees_with_the_exact_endings(ending):
+    """On the stored endings where PIMC's card is provably worse (analysis.endings, the
+    slow exact reference), αμ to the end of the play gives every card the exact best
+    total starting with it, and plays a card of the exact best total; at depth 1 it
+    plays PIMC's card."""
+    from analysis.alphamu import hidden_of_view
+    from solver.cards import card_str, parse_holding
+
+    view = View.parse(ending["view"])
+    p, hidden = hidden_of_view(view)
+    worlds = [parse_holding(w) & ~hidden.known for w in ending["worlds"]]
+    cands = [k[0] for k in classes(p, hidden)]
+    d = search(p, hidden, cands, worlds, depth=None, every=True)
+    moves = ending["moves"]
+    for c, v in zip(d.candidates, d.values, strict=True):
+        assert v == moves[card_str(c)]
+    assert moves[card_str(d.card)] == ending["total"]
+    assert search(p, hidden, cands, worlds, depth=None).card == d.card
+    assert card_str(search(p, hidden, cands, worlds, depth=1).card) == ending["pimc_card"]
