@@ -319,6 +319,7 @@ class _Search:
         alpha: np.ndarray | None = None,
         init: np.ndarray | None = None,
         floor: int | None = None,
+        best_only: bool = False,
     ) -> np.ndarray:
         """The front (rows: vectors over ``ws``) of a node: the player's points from
         here. ``depth``: his decisions left to search (0: solve double dummy).
@@ -326,7 +327,9 @@ class _Search:
         ``alpha``: a front the caller already holds (the node's rows it dominates do
         not matter to him); ``init``: the node's double-dummy values (an upper bound
         in each world); ``floor``: the caller needs only rows of a greater total. The
-        rows the caller needs are all there; others may be missing."""
+        rows the caller needs are all there; others may be missing. ``best_only``:
+        the caller needs only the greatest total (the root): the other player's node
+        then gives only a row of the greatest total above the floor, if any."""
         if not mine and trick < 0:
             return np.zeros((1, len(ws)), dtype=np.int64)
         if depth == 0:
@@ -346,7 +349,9 @@ class _Search:
             front = self._max_node(mine, gone, leader, trick, ws, bits, depth, floor)
             self.table[key] = (front, floor)
             return front
-        front, exact = self._min_node(mine, gone, leader, trick, ws, depth, alpha, init, floor)
+        front, exact = self._min_node(
+            mine, gone, leader, trick, ws, depth, alpha, init, floor, best_only
+        )
         if exact:
             self.table[key] = (front, floor)
         return front
@@ -409,9 +414,10 @@ class _Search:
         alpha: np.ndarray | None,
         init: np.ndarray | None,
         floor: int | None,
+        best_only: bool = False,
     ) -> tuple[np.ndarray, bool]:
         """The front and whether it holds every row above ``floor`` (False once rows
-        dominated by ``alpha`` were dropped)."""
+        dominated by ``alpha`` were dropped, or with ``best_only``)."""
         # the worlds where each card of the other player may be played
         where: dict[int, list[int]] = {}
         for w in ws:
@@ -448,6 +454,8 @@ class _Search:
                 self.stats.cuts += 1
                 return np.empty((0, n), dtype=np.int64), alpha is None
             kids.append((idx, sub))
+        if best_only:
+            return self._best_row(upper, kids, floor), False
         front = upper[None, :]
         exact = True
         for idx, sub in sorted(kids, key=lambda k: k[1].shape[0]):
@@ -467,6 +475,40 @@ class _Search:
                     self.stats.cuts += 1
                     return front, exact
         return front, exact
+
+    def _best_row(
+        self, upper: np.ndarray, kids: list[tuple[np.ndarray, np.ndarray]], floor: int | None
+    ) -> np.ndarray:
+        """The row of the greatest total above ``floor`` among every choice of one row
+        of each card's front (world by world, the least), or none: depth first, best
+        rows first, a partial choice dropped once its total (which further cards only
+        lower) cannot beat the best found, so the product is never built."""
+        kids = sorted(kids, key=lambda k: k[1].shape[0])
+        best_total = -_BIG if floor is None else floor
+        best: list[np.ndarray] = []
+        steps = 0
+
+        def deeper(j: int, cur: np.ndarray) -> None:
+            nonlocal best_total, steps
+            if j == len(kids):
+                best_total = int(cur.sum())
+                best[:] = [cur]
+                return
+            steps += 1
+            if steps & 255 == 0:
+                self._check_time()
+            idx, rows = kids[j]
+            mins = np.minimum(cur[idx][None, :], rows)
+            totals = int(cur.sum()) - int(cur[idx].sum()) + mins.sum(axis=1)
+            for r in np.argsort(-totals, kind="stable"):
+                if totals[r] <= best_total:
+                    break  # best first: the rest are no better
+                nxt = cur.copy()
+                nxt[idx] = mins[r]
+                deeper(j + 1, nxt)
+
+        deeper(0, upper.copy())
+        return np.array(best, dtype=np.int64).reshape(len(best), upper.shape[0])
 
     @staticmethod
     def _useless(rows: np.ndarray, alpha: np.ndarray | None, floor: int | None) -> np.ndarray:
@@ -607,7 +649,10 @@ def _root(
             if not every and window < _BIG:
                 floor = max(need if need is not None else -_BIG, prev[i] - window)
             sub_floor = None if floor is None else floor - pts * n
-            front = s.node(m2, g2, l2, t2, ws, bits, depth - 1, None, pimc_rows[i] - pts, sub_floor)
+            front = s.node(
+                m2, g2, l2, t2, ws, bits, depth - 1, None, pimc_rows[i] - pts, sub_floor,
+                best_only=not every,
+            )  # fmt: skip
             if front.shape[0] or floor == need:
                 break
             window = window * 8 if window * 8 < 40 * n * 8 else _BIG
