@@ -418,6 +418,15 @@ class _Search:
     ) -> tuple[np.ndarray, bool]:
         """The front and whether it holds every row above ``floor`` (False once rows
         dominated by ``alpha`` were dropped, or with ``best_only``)."""
+        # the worlds where each card of the other player may be played
+        where: dict[int, list[int]] = {}
+        for w in ws:
+            hand = self.opp[w] & ~gone
+            legal = hand if trick < 0 else legal_replies(hand, trick, self.trump)
+            while legal:
+                low = legal & -legal
+                where.setdefault(low.bit_length() - 1, []).append(w)
+                legal ^= low
         pos = {w: i for i, w in enumerate(ws)}
         n = len(ws)
         if init is None:
@@ -426,12 +435,25 @@ class _Search:
         # value, then, world by world, the least over the cards searched of the greatest
         # value of the card's front there
         upper = init.copy()
-        kids: list[tuple[np.ndarray, np.ndarray]] = []
-        if not self._cards(mine, gone, leader, trick, ws, depth, 0, pos, upper, alpha, floor,
-                           kids, best_only):  # fmt: skip
-            # no row of the node can matter to the caller (the early cut)
-            self.stats.cuts += 1
-            return np.empty((0, n), dtype=np.int64), alpha is None
+        kids = []
+        for c in sorted(where):
+            m2, g2, l2, t2, pts = self._step(mine, gone, leader, trick, c)
+            sub_ws = where[c]
+            idx = np.array([pos[w] for w in sub_ws])
+            # a row of this card ends at best as itself in its worlds and the bound in
+            # the others: the rows that cannot reach the floor do not matter
+            sub_floor = None
+            if floor is not None:
+                sub_floor = floor - (int(upper.sum()) - int(upper[idx].sum())) - pts * len(sub_ws)
+            sub = self.node(m2, g2, l2, t2, sub_ws, _bits_of(sub_ws), depth, None, None, sub_floor)
+            sub = sub + pts
+            if sub.shape[0]:
+                upper[idx] = np.minimum(upper[idx], sub.max(axis=0))
+            if not sub.shape[0] or self._useless(upper[None, :], alpha, floor).all():
+                # no row of the node can matter to the caller (the early cut)
+                self.stats.cuts += 1
+                return np.empty((0, n), dtype=np.int64), alpha is None
+            kids.append((idx, sub))
         if best_only:
             return self._best_row(upper, kids, floor), False
         front = upper[None, :]
@@ -453,61 +475,6 @@ class _Search:
                     self.stats.cuts += 1
                     return front, exact
         return front, exact
-
-    def _cards(
-        self,
-        mine: int,
-        gone: int,
-        leader: int,
-        trick: int,
-        ws: list[int],
-        depth: int,
-        gain: int,
-        pos: dict[int, int],
-        upper: np.ndarray,
-        alpha: np.ndarray | None,
-        floor: int | None,
-        kids: list[tuple[np.ndarray, np.ndarray]],
-        flatten: bool,
-    ) -> bool:
-        """Add to ``kids`` the front of each card of the other player at this node (his
-        worlds ``ws`` as positions of the caller's, ``gain`` the player's points since
-        the caller's node), tightening ``upper``; False as soon as no row can matter.
-
-        With ``flatten``, a card after which he leads again is not searched as a node:
-        its own cards are added in its place (the least over his cards of the least
-        over the next ones is the least over both), so their product is never built."""
-        where: dict[int, list[int]] = {}
-        for w in ws:
-            hand = self.opp[w] & ~gone
-            legal = hand if trick < 0 else legal_replies(hand, trick, self.trump)
-            while legal:
-                low = legal & -legal
-                where.setdefault(low.bit_length() - 1, []).append(w)
-                legal ^= low
-        for c in sorted(where):
-            m2, g2, l2, t2, pts = self._step(mine, gone, leader, trick, c)
-            sub_ws = where[c]
-            g = gain + pts
-            if flatten and (m2 or t2 >= 0) and (l2 if t2 < 0 else 1 - l2) != self.me:
-                if not self._cards(m2, g2, l2, t2, sub_ws, depth, g, pos, upper, alpha, floor,
-                                   kids, flatten):  # fmt: skip
-                    return False
-                continue
-            idx = np.array([pos[w] for w in sub_ws])
-            # a row of this card ends at best as itself in its worlds and the bound in
-            # the others: the rows that cannot reach the floor do not matter
-            sub_floor = None
-            if floor is not None:
-                sub_floor = floor - (int(upper.sum()) - int(upper[idx].sum())) - g * len(sub_ws)
-            sub = self.node(m2, g2, l2, t2, sub_ws, _bits_of(sub_ws), depth, None, None, sub_floor)
-            sub = sub + g
-            if sub.shape[0]:
-                upper[idx] = np.minimum(upper[idx], sub.max(axis=0))
-            if not sub.shape[0] or self._useless(upper[None, :], alpha, floor).all():
-                return False
-            kids.append((idx, sub))
-        return True
 
     def _best_row(
         self, upper: np.ndarray, kids: list[tuple[np.ndarray, np.ndarray]], floor: int | None
