@@ -41,8 +41,15 @@ schmeiss) are simulated.
   keep a match fast; that makes play weaker and noisier than the engine's advice with
   hundreds of worlds, equally so for both sides. The view carries no inference from
   the bidding or the declarations (uniform over the cards not seen).
+- ``alphamu``: each card by αμ search (:class:`analysis.alphamu.AlphaMu`) over
+  ``samples`` worlds, ``depth`` decisions of the player searched (default 2), from
+  the same view as PIMC (no auction inference).
 - ``dd``: the cheaper, clearly different option: the deal is played double dummy
   (the engine's exact card points), as in the deal table.
+
+``play_a`` / ``play_b`` (``pimc`` or ``alphamu``; default ``same``, the match's
+``play``) give one player another card play, the rest of the match unchanged: in
+duplicate, policies that differ only by their card play compare the card play.
 
 **Carabin** (3-6 players, :func:`carabin_match`). Policies of
 :mod:`analysis.bidding.carabin` (``derived``, ``thumb``, ``always``) are dealt to the
@@ -140,12 +147,14 @@ class KlabberjassPolicy:
         infer: in PIMC card play, read the auction: the worlds are drawn consistent
             with the other player's calls under his bidding policy (assumed known;
             :class:`analysis.play.AuctionInference`).
+        play: his card play (``pimc`` or ``alphamu``) when not the match's (None).
     """
 
     name: str
     bidding: str
     sink: bool = False
     infer: bool = False
+    play: str | None = None
 
 
 KLABBERJASS_POLICIES = {
@@ -447,6 +456,35 @@ def play_pimc(
     return played.points
 
 
+def play_mixed(
+    hands: tuple[int, int],
+    trump: int,
+    turn: int,
+    plays: tuple[str, str],
+    samples: int,
+    depth: int,
+    rng: random.Random,
+    rules: Rules,
+    on_card: Callable[..., None] | None = None,
+) -> tuple[int, int]:
+    """Card points (E, D) of a deal played card by card (E leads), seat ``s`` by
+    ``plays[s]``: ``pimc`` (:class:`analysis.play.Pimc`) or ``alphamu``
+    (:class:`analysis.alphamu.AlphaMu`, ``depth`` decisions searched), ``samples`` worlds
+    a decision, the worlds' seeds drawn from ``rng`` (one stream for both seats, in the
+    order of the decisions)."""
+    from analysis.alphamu import AlphaMu
+
+    pols: list[Any] = []
+    for p in plays:
+        if p == "pimc":
+            pols.append(Pimc(samples, seed=rng))
+        elif p == "alphamu":
+            pols.append(AlphaMu(samples, depth, seed=rng))
+        else:
+            raise ValueError(f"unknown play '{p}' (expected pimc or alphamu)")
+    return play_deal(hands, trump, turn, pols, rules=rules, on_card=on_card).points
+
+
 def play_dd(hands: tuple[int, int], trump: int, rules: Rules) -> tuple[int, int]:
     """Card points (E, D) of double-dummy play (E leads)."""
 
@@ -479,16 +517,24 @@ def klabberjass_deal(
     rules: Rules = SEED,
     threshold: float | None = None,
     sinking: str = "realplay",
+    depth: int = 2,
 ) -> DealRecord:
     """Bid, decide sinking, play and score one deal (``policies[0]`` sits E).
 
     ``sinking`` (``realplay`` or ``margin``, see the module) is how a sinking policy
     decides as bidder; ``threshold`` replaces the margin threshold of a threshold rule.
+    ``play`` is the card play of a policy without its own (:attr:`KlabberjassPolicy.play`);
+    ``depth`` the decisions αμ searches.
     """
     if sinking not in SINKING:
         raise ValueError(f"unknown sinking '{sinking}' (expected realplay or margin)")
-    if play not in ("pimc", "dd"):
-        raise ValueError(f"unknown play '{play}' (expected pimc or dd)")
+    if play not in ("pimc", "dd", "alphamu"):
+        raise ValueError(f"unknown play '{play}' (expected pimc, alphamu or dd)")
+    plays = (policies[0].play or play, policies[1].play or play)
+    if "dd" in plays and plays != ("dd", "dd"):
+        raise ValueError("double-dummy play (dd) is for both players or neither")
+    if "alphamu" in plays and any(p.infer for p in policies):
+        raise ValueError("auction inference goes with PIMC card play, not alphamu")
     contract, calls = klabberjass_bidding(deal, policies, rng)
     if contract is None:
         return DealRecord((0, 0), None, None, False, None)
@@ -516,6 +562,8 @@ def klabberjass_deal(
             dd = DoubleDummy()
             played = play_deal(deal.hands, t, deal.turn, (dd, dd), rules=rules, on_card=on_card)
             cp = played.points
+    elif plays != ("pimc", "pimc"):
+        cp = play_mixed(deal.hands, t, deal.turn, plays, samples, depth, rng, rules, on_card)
     elif any(p.infer for p in policies):
         reading = auction_inference(policies)
         inference = (reading if policies[0].infer else None,
@@ -728,6 +776,15 @@ def klabberjass_matches_chunk(
     fmt = str(params.get("format", "single"))
     if fmt not in ("single", "duplicate"):
         raise ValueError(f"unknown format '{fmt}' (expected single or duplicate)")
+    for key in ("play_a", "play_b"):
+        own = str(params.get(key, "same"))
+        if own not in ("same", "pimc", "alphamu"):
+            raise ValueError(f"unknown {key} '{own}' (expected same, pimc or alphamu)")
+        if own != "same":
+            if key == "play_a":
+                pa = dataclasses.replace(pa, play=own)
+            else:
+                pb = dataclasses.replace(pb, play=own)
     kw: dict[str, Any] = {
         "play": str(params.get("play", "pimc")),
         "samples": int(params.get("samples", 6)),
@@ -735,6 +792,8 @@ def klabberjass_matches_chunk(
         "rules": rules,
         "sinking": str(params.get("sinking", "realplay")),
     }
+    if "alphamu" in (kw["play"], pa.play, pb.play):
+        kw["depth"] = int(params.get("depth", 2))
     keys = (*_KJ_NAMES, *_KJ_EXTRA) + (_KJ_DUPLICATE if fmt == "duplicate" else ())
     if reads != "none":
         keys += _KJ_INFERENCE

@@ -243,7 +243,8 @@ STUDIES: dict[str, Study] = {
         Study(
             "klabberjass-matches",
             "Klabberjass: matches to 500 between policy a and policy b (derived, "
-            "derived-declare, scorecard, thumb, always), card play by PIMC or double dummy; "
+            "derived-declare, scorecard, thumb, always), card play by PIMC, alphamu (depth=) or "
+            "double dummy, or per player (play_a=, play_b=); "
             "derived declares as the real-play sinking study finds (sinking=realplay) or by "
             "the withdrawn margin threshold (sinking=margin); a row a match, or with "
             "format=duplicate two legs on the same deals, policies swapped (--deals counts "
@@ -260,11 +261,17 @@ STUDIES: dict[str, Study] = {
                 "format": "single",
                 "inference": "none",
                 "sinking": "realplay",
+                "depth": 2,
+                "play_a": "same",
+                "play_b": "same",
             },
             {
                 "a": _choice("derived", "derived-declare", "scorecard", "thumb", "always"),
                 "b": _choice("derived", "derived-declare", "scorecard", "thumb", "always"),
-                "play": _choice("pimc", "dd"),
+                "play": _choice("pimc", "dd", "alphamu"),
+                "depth": _COUNT,
+                "play_a": _choice("same", "pimc", "alphamu"),
+                "play_b": _choice("same", "pimc", "alphamu"),
                 "samples": _COUNT,
                 "sink_samples": _COUNT,
                 "rules": _choice("seed"),  # the matches simulate the seed rules only
@@ -452,7 +459,14 @@ _IDENTITY = ("study", "params", "seed", "chunk_size")
 #: Parameters added to a study after folders were written without them; their value
 #: here keeps the rows as they were, so an older manifest lacking one is read with it.
 _ADDED_PARAMS: dict[str, dict[str, Any]] = {
-    "klabberjass-matches": {"format": "single", "inference": "none", "sinking": "margin"},
+    "klabberjass-matches": {
+        "format": "single",
+        "inference": "none",
+        "sinking": "margin",
+        "depth": 2,
+        "play_a": "same",
+        "play_b": "same",
+    },
     "carabin-matches": {"format": "single"},
 }
 

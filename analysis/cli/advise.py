@@ -6,6 +6,12 @@ the same worlds, whatever ``--workers``). ``--json`` prints ``{"moves": {card:
 {"mean", ...}}, "best", "samples", ...}``; otherwise the inferences and a table. In
 Carabin the cards are ranked by the share of worlds where the contract is made (or, for
 the others, fails), then the chelem, then the mean points.
+
+``--method alphamu`` (Klabberjass) advises by αμ search instead
+(:mod:`analysis.alphamu`): ``--samples`` worlds (default 20), ``--depth`` decisions of
+the player searched (default 2), one process; each card's value is the greatest mean
+over the worlds of a vector of its Pareto front, the best card the greatest (ties: card
+order); ``--time-limit`` makes it anytime (the deepest finished depth decides).
 """
 
 from __future__ import annotations
@@ -25,17 +31,23 @@ from analysis.cli.common import (
     seconds,
     whole,
 )
+from solver.errors import UsageError
 from solver.limits import MAX_SAMPLES, max_workers
 
-HELP = "single-dummy advice (PIMC) from one player's view"
+HELP = "single-dummy advice (PIMC or alphamu) from one player's view"
 
 #: Runnable examples, shown under ``tricklab advise --help`` (and run by the tests).
 EXAMPLES = (
     'tricklab advise klabberjass "seat=E trump=H turn=QD hand=AT7.KJ9.7.A8 played=" --samples 50 --seed 1',
     'tricklab advise klabberjass "seat=D trump=H turn=JH hand=AT9.KQ.A.AQT played=7S" --samples 50 --seed 1 --json',
+    'tricklab advise klabberjass "seat=E trump=H turn=JH hand=AT9.KQ.A.AT played=7S,8D" --method alphamu --depth 2 --seed 1',
 )
 _SAMPLES = count("--samples", 1, MAX_SAMPLES)
 _WORKERS = count("--workers", 1, max_workers(), "four per core")
+_DEPTH = count("--depth", 1, 9, "a player makes at most nine decisions")
+#: The budget of :mod:`analysis.alphamu` (not imported here: it loads numpy, which the
+#: command line only loads when a verb needs it; a test checks they agree).
+ALPHAMU_WORLDS, ALPHAMU_DEPTH, ALPHAMU_MAX_WORLDS = 20, 2, 1000
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,7 +58,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help='what the player to move knows, e.g. "seat=E trump=H turn=QD hand=AT7.KJ9.7.A8 '
         'played=" (played= lists the cards played so far in order, comma-separated: 7S,8D)',
     )
-    parser.add_argument("--samples", type=_SAMPLES, default=200, help="worlds to draw")
+    parser.add_argument(
+        "--samples",
+        type=_SAMPLES,
+        default=None,
+        help=f"worlds to draw (default 200; alphamu {ALPHAMU_WORLDS}, at most "
+        f"{ALPHAMU_MAX_WORLDS})",
+    )
+    parser.add_argument(
+        "--method",
+        choices=("pimc", "alphamu"),
+        default="pimc",
+        help="pimc (default): each world solved double dummy and averaged; alphamu "
+        "(klabberjass): alphamu search over the worlds (see --depth)",
+    )
+    parser.add_argument(
+        "--depth",
+        type=_DEPTH,
+        default=None,
+        help=f"alphamu: decisions of the player searched (default {ALPHAMU_DEPTH}; 1 is PIMC)",
+    )
     parser.add_argument("--seed", type=whole("--seed"), default=None, help="seed of the draw")
     parser.add_argument(
         "--workers", type=_WORKERS, default=None, help="processes (default: all cores)"
@@ -66,6 +97,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``tricklab advise``."""
     game = game_of(args)
+    if args.method == "alphamu":
+        return _alphamu(args, game)
+    if args.depth is not None:
+        raise UsageError(f"--depth {args.depth} goes with --method alphamu")
+    if args.samples is None:
+        args.samples = 200
     view = read(game, args.view, game.parse_view)
     progress = Progress("advise", "worlds")
     try:
@@ -106,4 +143,69 @@ def run(args: argparse.Namespace) -> int:
             f"(min {m['min']}, max {m['max']})"
         )
     print(f"  best: {result.best}")
+    return 0
+
+
+def _alphamu(args: argparse.Namespace, game) -> int:
+    """``--method alphamu``: the αμ value of every legal card."""
+    from analysis.alphamu import (
+        DEFAULT_DEPTH,
+        DEFAULT_WORLDS,
+        MAX_WORLDS,
+        AlphaMu,
+        decide_view,
+        hidden_of_view,
+    )
+    from analysis.play import classes
+    from solver.cards import card_str, in_notation_order
+
+    if game.name != "klabberjass":
+        raise UsageError(f"--method alphamu is for klabberjass, not {game.name}")
+    if args.workers is not None:
+        raise UsageError(
+            f"--workers {args.workers} goes with --method pimc (alphamu searches in one process)"
+        )
+    samples = DEFAULT_WORLDS if args.samples is None else args.samples
+    if samples > MAX_WORLDS:
+        raise UsageError(f"invalid --samples {samples} for --method alphamu (1 to {MAX_WORLDS})")
+    depth = DEFAULT_DEPTH if args.depth is None else args.depth
+    view = read(game, args.view, game.parse_view)
+    player = AlphaMu(samples, depth, seed=args.seed, time_limit=args.time_limit)
+    d = decide_view(view, player, game.rules, every=True)
+    if d.depth < depth and d.depth < bin(view.hand).count("1"):
+        print(
+            f"tricklab: note: the time limit ({args.time_limit:g} s) ran out: the advice "
+            f"rests on depth {d.depth} of {depth}",
+            file=sys.stderr,
+        )
+    inf = view.inference()
+    position, hidden = hidden_of_view(view)
+    # every card of a class of equivalent cards has its first card's value
+    # (every card is searched to the end: each value is there)
+    value_of = {
+        c: int(v or 0) for k, v in zip(classes(position, hidden), d.values, strict=True) for c in k
+    }
+    cards = list(in_notation_order(value_of))
+    order = sorted(cards, key=lambda c: (-value_of[c], cards.index(c)))
+    moves = {
+        card_str(c): {"mean": round(value_of[c] / samples, 4), "total": value_of[c]} for c in order
+    }
+    if args.json:
+        out = {
+            "method": "alphamu",
+            "moves": moves,
+            "best": card_str(d.card),
+            "samples": samples,
+            "seed": args.seed,
+            "depth": d.depth,
+        }
+        print(json.dumps(out))
+        return 0
+    print(f"alphamu advice for {view}")
+    for reason in inf.reasons:
+        print(f"  inferred: {reason}")
+    print(f"  {samples} worlds drawn (seed {args.seed}), depth {d.depth}")
+    for card, m in moves.items():
+        print(f"  {card}: mean {m['mean']:.2f}")
+    print(f"  best: {card_str(d.card)}")
     return 0

@@ -16,6 +16,10 @@ Klabberjass, ``--what``:
   with ``--reference-deals K`` the first K also by :func:`analysis.advice.advise` at
   every decision (the general way), for the speed-up. The table is cleared once, not
   per contract.
+- ``alphamu``: whole contracts played card by card by αμ on both sides
+  (:class:`analysis.alphamu.AlphaMu` at its default budget, ``--depth`` to change
+  its depth, one core; turn-up suit trump, E leads): the CPU time of each searched decision, at the first trick and at
+  the later ones (median, max), decisions a second, the depth reached.
 - ``realplay``: the ``klabberjass-realplay`` study's work for ``--deals`` deals, one
   core: each deal's table (double dummy) and its 8 contracts played by PIMC on both
   sides, 20 worlds a decision, exactly as the study plays them
@@ -41,7 +45,7 @@ worlds (one core), from a position with ``--tricks`` tricks left (default 4; 8 i
 whole deal): a random deal, bidder and trump as above, its first tricks played at
 random; the advice is for the seat to move there, from his view.
 
-``--what tree`` and ``--what advice`` run 20 deals unless ``--deals`` says otherwise
+``--what tree``, ``advice`` and ``alphamu`` run 20 deals unless ``--deals`` says otherwise
 (the other benchmarks 1000).
 
 The transposition table is cleared before every timed deal, so every figure is for a
@@ -95,8 +99,9 @@ EXAMPLES = (
 _DEALS = count("--deals", 1, MAX_BENCH_DEALS)
 _REFERENCE = count("--reference-deals", 0, MAX_REFERENCE_DEALS)
 _TRICKS = count("--tricks", 1, 8)
+_DEPTH = count("--depth", 1, 9, "a player makes at most nine decisions")
 
-KLABBERJASS_WHAT = ("solve", "table", "tree", "advice", "pimc", "realplay")
+KLABBERJASS_WHAT = ("solve", "table", "tree", "advice", "pimc", "alphamu", "realplay")
 CARABIN_WHAT = ("exact", "make", "chelem")
 
 
@@ -130,6 +135,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="carabin --what tree or advice: tricks left in the position (default 4; "
         "8 is the whole deal)",
     )
+    parser.add_argument(
+        "--depth",
+        type=_DEPTH,
+        default=None,
+        help="klabberjass --what alphamu: decisions searched (default: alphamu's default)",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument(
         "--time-limit",
@@ -152,11 +163,13 @@ def run(args: argparse.Namespace) -> int:
     """Run ``tricklab bench``."""
     game = game_of(args)
     if args.deals is None:
-        args.deals = 20 if args.what in ("tree", "advice") else 1000
+        args.deals = 20 if args.what in ("tree", "advice", "alphamu") else 1000
     if args.tricks is not None and (game.name != "carabin" or args.what not in ("tree", "advice")):
         raise UsageError("--tricks goes with carabin --what tree or advice")
     if args.persist and (game.name != "klabberjass" or args.what not in ("pimc", "realplay")):
         raise UsageError("--persist goes with klabberjass --what pimc or realplay")
+    if args.depth is not None and (game.name != "klabberjass" or args.what != "alphamu"):
+        raise UsageError(f"--depth {args.depth} goes with klabberjass --what alphamu")
     if game.name == "carabin":
         report, lines = _carabin(game, args)
     else:
@@ -167,12 +180,13 @@ def run(args: argparse.Namespace) -> int:
             "tree": _klabberjass_tree,
             "advice": _klabberjass_advice,
             "pimc": _klabberjass_pimc,
+            "alphamu": _klabberjass_alphamu,
             "realplay": _klabberjass_realplay,
         }
         if what not in runs:
             raise UsageError(
                 f"unknown --what '{what}' for klabberjass "
-                "(solve, table, advice, tree, pimc or realplay)"
+                "(solve, table, advice, tree, pimc, alphamu or realplay)"
             )
         report, lines = runs[what](game, args)
     if args.json:
@@ -428,6 +442,83 @@ def _klabberjass_pimc(game: Game, args: argparse.Namespace) -> tuple[dict, list[
             f"  the general way (advise at every decision), first {k} deals: {_ms(ref_times)}; "
             f"speed-up (median / median) {report['speedup_median_same_deals']:.1f}x"
         )
+    return report, lines
+
+
+def alphamu_times(
+    deals: int, seed: int, rules: Rules, worlds: int | None = None, depth: int | None = 0
+) -> list[tuple[int, float, float, int]]:
+    """Every searched decision of contracts played by αμ on both sides: (trick, CPU
+    seconds, wall seconds, depth reached). ``worlds`` and ``depth`` (0: the defaults)
+    set the budget. The table is cleared once, not per contract."""
+    from analysis.alphamu import DEFAULT_DEPTH, DEFAULT_WORLDS, AlphaMu
+    from analysis.play import PIMC_TT_MB, PlayState, play_deal
+
+    worlds = DEFAULT_WORLDS if worlds is None else worlds
+    depth = DEFAULT_DEPTH if depth == 0 else depth
+    rng = random.Random(seed)
+    cards = [KlabberjassDeal.random(rng.getrandbits(64)) for _ in range(deals)]
+    klabberjass.core(PIMC_TT_MB).clear()
+    out: list[tuple[int, float, float, int]] = []
+
+    class Timed:
+        def __init__(self, player: AlphaMu):
+            self.player = player
+
+        def choose(self, state: PlayState) -> int:
+            s = self.player.stats
+            before, reached = s.decisions, s.depth_reached
+            cpu, wall = time.process_time(), time.perf_counter()
+            card = self.player.choose(state)
+            if s.decisions > before:
+                out.append((len(state.played) // 2, time.process_time() - cpu,
+                            time.perf_counter() - wall, s.depth_reached - reached))  # fmt: skip
+            return card
+
+    for i, d in enumerate(cards):
+        pols = (
+            Timed(AlphaMu(worlds, depth, seed=2 * i)),
+            Timed(AlphaMu(worlds, depth, seed=2 * i + 1)),
+        )
+        play_deal(d.hands, d.turn_suit, d.turn, pols, rules=rules)
+    return out
+
+
+def _klabberjass_alphamu(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
+    """CPU time of an αμ decision at the first trick and later (default budget)."""
+    from analysis.alphamu import DEFAULT_DEPTH, DEFAULT_WORLDS
+
+    depth = DEFAULT_DEPTH if args.depth is None else args.depth
+    rows = alphamu_times(args.deals, args.seed, game.rules, depth=depth)
+    first = [r[1] for r in rows if r[0] == 0]
+    later = [r[1] for r in rows if r[0] > 0]
+    cpu = sum(r[1] for r in rows)
+    report: dict = {
+        "what": "alphamu",
+        "deals": args.deals,
+        "seed": args.seed,
+        "worlds": DEFAULT_WORLDS,
+        "depth": depth,
+        "decisions": len(rows),
+        "first_trick_decisions": len(first),
+        "first_median_s": round(statistics.median(first), 4) if first else None,
+        "first_max_s": round(max(first), 4) if first else None,
+        "later_median_s": round(statistics.median(later), 4) if later else None,
+        "later_max_s": round(max(later), 4) if later else None,
+        "decisions_per_second": round(len(rows) / cpu, 2) if cpu > 0 else None,
+        "mean_depth": round(statistics.fmean(r[3] for r in rows), 2) if rows else None,
+    }
+    lines = [
+        f"Klabberjass contracts played by alphamu on both sides, {DEFAULT_WORLDS} worlds, "
+        f"depth {depth} a decision, {args.deals} random deals (seed {args.seed}), "
+        "turn-up suit trump, E leads, one core (CPU time a searched decision)",
+        f"  first trick: {len(first)} decisions, median {report['first_median_s']} s, "
+        f"max {report['first_max_s']} s",
+        f"  later tricks: {len(later)} decisions, median {report['later_median_s']} s, "
+        f"max {report['later_max_s']} s",
+        f"  {report['decisions_per_second']} decisions/s; mean depth reached "
+        f"{report['mean_depth']}",
+    ]
     return report, lines
 
 

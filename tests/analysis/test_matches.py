@@ -22,6 +22,7 @@ from analysis.matches import (
     klabberjass_matches_chunk,
     klabberjass_summary,
     play_dd,
+    play_mixed,
     play_pimc,
 )
 from solver.carabin import Call, Contract
@@ -145,6 +146,40 @@ def test_pimc_play_is_a_legal_full_deal():
 
     assert e + d == points_of(deal.hands[0] | deal.hands[1], 1) + 10
     assert (e, d) == play_pimc(deal.hands, 1, deal.turn, 2, random.Random(4), SEED)
+
+
+def test_alphamu_play_is_a_legal_full_deal():
+    """play_deal refuses an illegal card: a whole deal per seat's card play, the same
+    for the same stream."""
+    from solver.klabberjass.rules import points_of
+
+    deal = Deal.random(5)
+    for plays in (("alphamu", "pimc"), ("pimc", "alphamu"), ("alphamu", "alphamu")):
+        e, d = play_mixed(deal.hands, 2, deal.turn, plays, 3, 2, random.Random(4), SEED)
+        assert e + d == points_of(deal.hands[0] | deal.hands[1], 2) + 10
+        assert (e, d) == play_mixed(deal.hands, 2, deal.turn, plays, 3, 2, random.Random(4), SEED)
+
+
+def test_matches_with_alphamu_card_play():
+    """play=alphamu for both, or play_a= for one player (a duplicate of one bidding
+    policy against itself then compares card play alone); bad combinations refused."""
+    params = {"a": "thumb", "b": "thumb", "play": "pimc", "samples": 3, "sink_samples": 2}
+    one = klabberjass_matches_chunk(
+        random.Random(3), 0, 1, {**params, "format": "duplicate", "play_a": "alphamu"}
+    )
+    assert one["leg"] == [0, 1] and all(n >= 1 for n in one["common_deals"])
+    both = klabberjass_matches_chunk(random.Random(3), 0, 1, {**params, "play": "alphamu"})
+    assert both["deals"][0] >= 1
+    with pytest.raises(ValueError, match="play_b 'dd'"):
+        klabberjass_matches_chunk(random.Random(3), 0, 1, {**params, "play_b": "dd"})
+    with pytest.raises(ValueError, match="both players or neither"):
+        klabberjass_matches_chunk(
+            random.Random(3), 0, 1, {**params, "play": "dd", "play_a": "alphamu"}
+        )
+    with pytest.raises(ValueError, match="inference"):
+        klabberjass_matches_chunk(
+            random.Random(3), 0, 1, {**params, "play": "alphamu", "inference": "a"}
+        )
 
 
 def test_match_study_chunk_is_deterministic_and_summarised():

@@ -222,3 +222,27 @@ def test_bench_carabin_pimc_with_a_time_limit_reports_undecided_searches(cli):
     code, out, _ = cli(*args, "--time-limit", "0.000000001")
     report = json.loads(out)
     assert code == 0 and report["time_limit"] == 1e-9 and report["undecided"] > 0
+
+
+def test_bench_alphamu_json_times_every_searched_decision(cli):
+    """The decisions timed are those the players searched; at depth 1 (PIMC) as many as
+    PIMC searches on the same deals."""
+    from analysis.cli.bench import alphamu_times
+    from solver.klabberjass import SEED
+
+    status, out, _ = cli("bench", "klabberjass", "--what", "alphamu", "--deals", "2", "--json")
+    data = json.loads(out)
+    assert status == 0 and data["depth"] == 2 and data["worlds"] == 20
+    assert data["decisions"] >= data["first_trick_decisions"] >= 2
+    assert data["first_max_s"] >= data["first_median_s"] > 0
+    rows = alphamu_times(2, 1, SEED, depth=1)
+    assert all(r[3] == 1 for r in rows)
+    status, out, _ = cli(
+        "bench", "klabberjass", "--what", "alphamu", "--deals", "2", "--depth", "1", "--json"
+    )
+    assert json.loads(out)["decisions"] == len(rows)
+
+
+def test_bench_depth_goes_with_alphamu(cli):
+    status, out, err = cli("bench", "klabberjass", "--what", "pimc", "--depth", "2")
+    assert status == 2 and out == "" and "--depth 2" in err
