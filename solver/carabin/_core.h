@@ -575,46 +575,15 @@ static inline __attribute__((always_inline)) int cb_forced(const cb_ctx *c, int 
  * saved: +16-19 % on slow 5- and 6-player deals.) These games are small (one world's
  * cards) and their values are exact, kept in a table of their own for the generation.
  * Leader CB_ANY: the next leader is chosen as for the later tricks. */
-TL_DISPATCH static int cb_world_trick(cb_ctx *c, const cb_trick_state *t, int alpha, int beta)
+TL_DISPATCH static int cb_trick_bound(cb_ctx *c, const cb_trick_state *t, int alpha, int beta,
+                                      int ahead);
+
+/* A trick of a single-world game played out from node t (fail-soft in (alpha, beta)):
+ * once it is complete, the rest of that world's game (cb_world_value, the coalition
+ * choosing the leader). */
+static int cb_world_trick(cb_ctx *c, const cb_trick_state *t, int alpha, int beta)
 {
-    int n = c->n, h = t->h, b = c->bidder;
-    c->nodes++;
-    if (t->i == n) {
-        int gain = t->wseat == b ? t->tpts : 0;
-        return gain + cb_world_value(c, h, CB_ANY);
-    }
-    int seat = (t->leader + t->i) % n;
-    int maximizing = seat == b;
-    uint64_t moves = cb_moves_of(c, t, seat, 0);
-    int order[4];
-    int k = cb_order(c, t, seat, moves, -1, order);
-    int best = maximizing ? -CB_INF : CB_INF;
-    cb_trick_state nt = *t;
-    nt.i = t->i + 1;
-    for (int j = 0; j < k; j++) {
-        int x = order[j];
-        uint64_t bit = 1ull << x;
-        int wins = t->i == 0 || cb_beats(c, x, t->wcard);
-        nt.wseat = wins ? seat : t->wseat;
-        nt.wcard = wins ? x : t->wcard;
-        nt.tcards = t->tcards | bit;
-        nt.tpts = t->tpts + cb_card_pts(c, x);
-        c->hands[h][seat] &= ~bit;
-        c->world[h] &= ~bit;
-        int v = cb_world_trick(c, &nt, alpha, beta);
-        c->hands[h][seat] |= bit;
-        c->world[h] |= bit;
-        if (c->stop.stopped) return 0;
-        if (maximizing) {
-            if (v > best) best = v;
-            if (best > alpha) alpha = best;
-        } else {
-            if (v < best) best = v;
-            if (best < beta) beta = best;
-        }
-        if (alpha >= beta) break;
-    }
-    return best;
+    return cb_trick_bound(c, t, alpha, beta, 0);
 }
 
 /* The bidder's points of the single-world game of kind h (see above) with `leader`
@@ -660,13 +629,25 @@ TL_DISPATCH static int cb_world_value(cb_ctx *c, int h, int leader)
  * valued by its single-world bound (cb_boundary). Fail-soft in (alpha, beta). */
 static int cb_trick_world(cb_ctx *c, const cb_trick_state *t, int alpha, int beta)
 {
+    return cb_trick_bound(c, t, alpha, beta, 1);
+}
+
+/* The minimax of the rest of the trick at node t for both of the above: `ahead` 0
+ * values a complete trick by its own world's game from there (cb_world_trick), 1 by
+ * the bounds of both worlds with the trick's winner to lead the next (cb_trick_world).
+ * A node is counted where each of them always counted it. */
+TL_DISPATCH static int cb_trick_bound(cb_ctx *c, const cb_trick_state *t, int alpha, int beta,
+                                      int ahead)
+{
     int n = c->n, h = t->h, b = c->bidder;
+    if (!ahead) c->nodes++;
     if (t->i == n) {
         int gain = t->wseat == b ? t->tpts : 0;
+        if (!ahead) return gain + cb_world_value(c, h, CB_ANY);
         int nh = cb_next_hand(c, h);
         return gain + cb_world_value(c, nh, t->wseat) + cb_world_value(c, 1 - nh, CB_ANY);
     }
-    c->nodes++;
+    if (ahead) c->nodes++;
     int seat = (t->leader + t->i) % n;
     int maximizing = seat == b;
     uint64_t moves = cb_moves_of(c, t, seat, 0);
@@ -685,7 +666,7 @@ static int cb_trick_world(cb_ctx *c, const cb_trick_state *t, int alpha, int bet
         nt.tpts = t->tpts + cb_card_pts(c, x);
         c->hands[h][seat] &= ~bit;
         c->world[h] &= ~bit;
-        int v = cb_trick_world(c, &nt, alpha, beta);
+        int v = cb_trick_bound(c, &nt, alpha, beta, ahead);
         c->hands[h][seat] |= bit;
         c->world[h] |= bit;
         if (c->stop.stopped) return 0;
