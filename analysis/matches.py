@@ -71,7 +71,7 @@ from typing import Any
 
 import numpy as np
 
-from analysis.bidding.carabin import POLICIES, auction, contract_result
+from analysis.bidding.carabin import POLICIES, auction_bidding, contract_result
 from analysis.bidding.equilibrium import (
     Classifier,
     DealArrays,
@@ -93,6 +93,7 @@ from analysis.bidding.sinking_realplay import BellaDecision, SinkingRule, publis
 from analysis.play import (
     Auction,
     AuctionInference,
+    CarabinInference,
     CarabinPimc,
     DoubleDummy,
     Pimc,
@@ -101,6 +102,7 @@ from analysis.play import (
     play_deal,
 )
 from analysis.studies import read_manifest, read_study
+from solver.carabin import Bidding
 from solver.carabin import Deal as CDeal
 from solver.carabin import Match as CGame
 from solver.carabin import Rules as CRules
@@ -776,15 +778,37 @@ class CarabinMatch:
     deals: int
     bids: tuple[int, ...]
     made: tuple[int, ...]
+    #: per player who read the auction: (decisions inferred, candidate worlds drawn,
+    #: kept, fallbacks to unconditioned worlds) over the game; zeros for the others
+    inference: tuple[tuple[int, int, int, int], ...] = ()
 
 
-def carabin_play_pimc(deal, contract, samples: int, rng: random.Random) -> bool:
+def carabin_play_pimc(
+    deal,
+    contract,
+    samples: int,
+    rng: random.Random,
+    inference: Sequence[CarabinInference | None] | None = None,
+    auction: Bidding | None = None,
+    stats: list[Stats] | None = None,
+) -> bool:
     """Whether the contract is made when every seat plays by PIMC
     (:class:`analysis.play.CarabinPimc`: made or failed in each world, the bidder for
-    it, the others against it), the worlds' seeds drawn from ``rng``."""
+    it, the others against it), the worlds' seeds drawn from ``rng``.
 
-    policy = CarabinPimc(samples, seed=rng)
-    return play_carabin(deal, contract, [policy] * deal.players).made
+    ``inference[s]``: how seat ``s`` reads ``auction`` (None: he ignores it); the seats'
+    :class:`analysis.play.Stats` are appended to ``stats`` when given. Every seat draws
+    its worlds' seeds from the one stream, in the order of the decisions, whoever reads."""
+
+    if inference is None or not any(inference):
+        policy = CarabinPimc(samples, seed=rng)
+        pols = [policy] * deal.players
+    else:
+        pols = [CarabinPimc(samples, seed=rng, inference=inf) for inf in inference]
+    made = play_carabin(deal, contract, pols, auction=auction).made
+    if stats is not None:
+        stats.extend(p.stats for p in pols)
+    return made
 
 
 class CarabinBoards(_Seeds):
@@ -813,13 +837,16 @@ def carabin_match(
     samples: int = 4,
     max_deals: int = 500,
     boards: CarabinBoards | None = None,
+    reads: Sequence[bool] | None = None,
 ) -> CarabinMatch:
     """A Carabin game to 10 between players ``0 .. N-1`` (``policies[p]`` is player p's).
 
     Player ``N-1`` deals first, so player 0 is eldest in the first deal; the deal passes
     to the left (:class:`solver.carabin.Match`). ``boards`` (:class:`CarabinBoards`)
     gives the deals and their play streams (``rng`` is then unused); None draws them
-    from ``rng``.
+    from ``rng``. ``reads[p]``: player ``p`` reads the auction in PIMC card play
+    (:class:`analysis.play.CarabinInference`, knowing every seat's bidding policy: in a
+    match the policies are public).
     """
 
     n = len(policies)
@@ -827,6 +854,7 @@ def carabin_match(
         raise ValueError(f"boards for {boards.players} players in a game of {n}")
     game = CGame(CRules(players=n))
     bids, made = [0] * n, [0] * n
+    inferred = [[0, 0, 0, 0] for _ in range(n)]
     deals = 0
     while not game.is_over and deals < max_deals:
         if boards is None:
@@ -835,12 +863,22 @@ def carabin_match(
         else:
             deal, deal_rng = boards.deal(deals), boards.stream(deals)
         seat_policies = [policies[game.player_of(s)] for s in range(n)]
-        contract = auction(deal, seat_policies)
+        bidding = auction_bidding(deal, seat_policies)
+        contract = bidding.contract
         ok = False
         if contract is not None:
             if play == "dd":
                 m, c = contract_result(deal, contract.bidder, contract.trump)
                 ok = c if contract.chelem else m
+            elif play == "pimc" and reads is not None and any(reads):
+                reading = CarabinInference(tuple(seat_policies))
+                infs = [reading if reads[game.player_of(s)] else None for s in range(n)]
+                stats: list[Stats] = []
+                ok = carabin_play_pimc(deal, contract, samples, deal_rng, infs, bidding, stats)
+                for s, st in enumerate(stats):
+                    row = inferred[game.player_of(s)]
+                    for k, v in enumerate((st.inferred, st.drawn, st.kept, st.fallbacks)):
+                        row[k] += v
             elif play == "pimc":
                 ok = carabin_play_pimc(deal, contract, samples, deal_rng)
             else:
@@ -852,7 +890,10 @@ def carabin_match(
         deals += 1
     if not game.is_over:
         raise RuntimeError(f"no winner after {max_deals} deals")
-    return CarabinMatch(game.scores, game.winners, deals, tuple(bids), tuple(made))
+    return CarabinMatch(
+        game.scores, game.winners, deals, tuple(bids), tuple(made),
+        tuple((a, b, c, d) for a, b, c, d in inferred) if reads is not None else (),
+    )  # fmt: skip
 
 
 def carabin_seatings(names: Sequence[str], players: int) -> list[tuple[str, ...]]:
@@ -875,6 +916,17 @@ def carabin_seatings(names: Sequence[str], players: int) -> list[tuple[str, ...]
     return out
 
 
+#: What the label of a player who reads the auction adds to his policy's name.
+INFERENCE_MARK = "+inference"
+
+_CB_INFERENCE = ("inf_decisions", "inf_drawn", "inf_kept", "inf_fallbacks")
+
+
+def _reads(labels: Sequence[str], reads: str) -> list[bool] | None:
+    """Per player, whether he reads the auction (None: nobody does)."""
+    return None if reads == "none" else [x.endswith(INFERENCE_MARK) for x in labels]
+
+
 def carabin_matches_chunk(
     rng: random.Random, start: int, count: int, params: dict[str, Any]
 ) -> dict[str, list]:
@@ -891,18 +943,39 @@ def carabin_matches_chunk(
     (:class:`CarabinBoards` of a seed drawn from ``rng``), one game per seating of
     :func:`carabin_seatings`; one row per game and player, the columns above and
     ``seating`` (the seating's index in that list).
+
+    ``inference`` (``none``, ``a``, ``b`` or ``both``; with ``play=pimc``): which players
+    read the auction in card play (:class:`analysis.play.CarabinInference`, each knowing
+    every seat's bidding policy): ``a`` the players of the first entry of ``policies``,
+    ``b`` those of every other entry. A reader's ``policy`` is its name and
+    ``+inference`` (``policies=realplay,realplay,realplay inference=a``: one
+    ``realplay+inference`` against two ``realplay``). Unless ``none`` the rows also have
+    ``inf_decisions`` (the player's decisions whose worlds were conditioned on the
+    calls), ``inf_drawn`` / ``inf_kept`` (candidate worlds drawn, kept) and
+    ``inf_fallbacks`` (decisions played on unconditioned worlds because too few were
+    kept), over the game. ``max_deals``: a game stops with an error after that many deals.
     """
 
     n = int(params.get("players", 4))
-    names = [s.strip() for s in str(params.get("policies", "derived,thumb")).split(",")]
+    entries = [s.strip() for s in str(params.get("policies", "derived,thumb")).split(",")]
     fmt = str(params.get("format", "single"))
     if fmt not in ("single", "duplicate"):
         raise ValueError(f"unknown format '{fmt}' (expected single or duplicate)")
-    makers = {name: POLICIES[name]() for name in set(names)}
+    reads = str(params.get("inference", "none"))
+    if reads not in ("none", "a", "b", "both"):
+        raise ValueError(f"unknown inference '{reads}' (expected none, a, b or both)")
     play, samples = str(params.get("play", "dd")), int(params.get("samples", 4))
+    if reads != "none" and play != "pimc":
+        raise ValueError(f"inference={reads} needs play=pimc (double-dummy play sees every card)")
+    max_deals = int(params.get("max_deals", 500))
+    reading = {"none": (), "a": (0,), "b": range(1, len(entries)), "both": range(len(entries))}
+    names = [f"{e}{INFERENCE_MARK}" if k in reading[reads] else e for k, e in enumerate(entries)]
+    makers = {name: POLICIES[name.removesuffix(INFERENCE_MARK)]() for name in set(names)}
     keys = ["match", "player", "policy", "score", "win", "bids", "made", "deals"]
     if fmt == "duplicate":
         keys.insert(1, "seating")
+    if reads != "none":
+        keys += _CB_INFERENCE
     cols: dict[str, list] = {k: [] for k in keys}
     seatings = carabin_seatings(names, n)
     for i in range(count):
@@ -914,6 +987,8 @@ def carabin_matches_chunk(
                 random.Random(rng.getrandbits(64)),
                 play=play,
                 samples=samples,
+                max_deals=max_deals,
+                reads=_reads(seat_names, reads),
             )
             games: list[tuple[int | None, Sequence[str], CarabinMatch]] = [(None, seat_names, m)]
         else:
@@ -927,7 +1002,9 @@ def carabin_matches_chunk(
                         random.Random(0),
                         play=play,
                         samples=samples,
+                        max_deals=max_deals,
                         boards=CarabinBoards(seed, n),
+                        reads=_reads(seating, reads),
                     ),
                 )
                 for j, seating in enumerate(seatings)
@@ -945,6 +1022,8 @@ def carabin_matches_chunk(
                     "made": m.made[p],
                     "deals": m.deals,
                 }
+                if m.inference:
+                    row.update(zip(_CB_INFERENCE, m.inference[p], strict=True))
                 for k in keys:
                     cols[k].append(row[k])
     return cols

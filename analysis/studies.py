@@ -278,7 +278,8 @@ STUDIES: dict[str, Study] = {
             "carabin-matches",
             "Carabin: games to 10 between bidding policies (derived, realplay, thumb, always) dealt "
             "to the players in turn, seats rotated, or with format=duplicate every seating on the "
-            "same deals; a row per game and player (--deals counts matches or sets)",
+            "same deals; inference=a/b/both: those players read the auction in PIMC card play; "
+            "a row per game and player (--deals counts matches or sets)",
             "analysis.matches:carabin_matches_chunk",
             10,
             {
@@ -287,6 +288,8 @@ STUDIES: dict[str, Study] = {
                 "play": "dd",
                 "samples": 4,
                 "format": "single",
+                "inference": "none",
+                "max_deals": 500,
             },
             {
                 "players": _PLAYERS,
@@ -294,6 +297,8 @@ STUDIES: dict[str, Study] = {
                 "play": _choice("dd", "pimc"),
                 "samples": _COUNT,
                 "format": _FORMAT,
+                "inference": _choice("none", "a", "b", "both"),
+                "max_deals": _COUNT,
             },
         ),
         Study(
@@ -453,7 +458,7 @@ _IDENTITY = ("study", "params", "seed", "chunk_size")
 #: here keeps the rows as they were, so an older manifest lacking one is read with it.
 _ADDED_PARAMS: dict[str, dict[str, Any]] = {
     "klabberjass-matches": {"format": "single", "inference": "none", "sinking": "margin"},
-    "carabin-matches": {"format": "single"},
+    "carabin-matches": {"format": "single", "inference": "none", "max_deals": 500},
 }
 
 

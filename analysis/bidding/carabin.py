@@ -599,6 +599,22 @@ def auction(
         policy: one policy for every seat, or one per seat.
         skip: a seat that passes throughout (the viewer evaluating ``pass``).
     """
+    return auction_bidding(deal, policy, skip).contract
+
+
+def auction_bidding(
+    deal: Deal,
+    policy: Policy | list[Policy],
+    skip: int | None = None,
+) -> Bidding:
+    """The finished auction of :func:`auction`: every call, as all the seats heard them
+    (its ``contract`` is the contract reached). A policy's call that is not allowed at
+    that moment is a pass.
+
+    >>> d = Deal.parse("0=AKQJ.../T987... 1=6543.../2...AKQ 2=.AKQJ../.T987.. turn=6H")
+    >>> [str(c) for c in auction_bidding(d, thumb_policy).calls]
+    ['pass', 'pass', 'take']
+    """
     n = deal.players
     policies = policy if isinstance(policy, list) else [policy] * n
     views = [CarabinBidView(n, s, deal.hands[s], deal.turn) for s in range(n)]
@@ -614,7 +630,7 @@ def auction(
             if call not in bidding.legal_calls():
                 call = Call("pass")
         bidding = bidding.call(call)
-    return bidding.contract
+    return bidding
 
 
 # ---------------------------------------------------------------- tables
@@ -787,6 +803,7 @@ __all__ = [
     "POLICIES",
     "always_policy",
     "auction",
+    "auction_bidding",
     "derived_policy",
     "fit_rule",
     "thumb_policy",
