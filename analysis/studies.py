@@ -276,7 +276,8 @@ STUDIES: dict[str, Study] = {
         ),
         Study(
             "carabin-matches",
-            "Carabin: games to 10 between bidding policies (derived, realplay, thumb, always) dealt "
+            "Carabin: games to 10 between bidding policies (derived, realplay, realplay-name, thumb, "
+            "always) dealt "
             "to the players in turn, seats rotated, or with format=duplicate every seating on the "
             "same deals; inference=a/b/both: those players read the auction in PIMC card play; "
             "a row per game and player (--deals counts matches or sets)",
@@ -293,7 +294,7 @@ STUDIES: dict[str, Study] = {
             },
             {
                 "players": _PLAYERS,
-                "policies": _name_list("derived", "realplay", "thumb", "always"),
+                "policies": _name_list("derived", "realplay", "realplay-name", "thumb", "always"),
                 "play": _choice("dd", "pimc"),
                 "samples": _COUNT,
                 "format": _FORMAT,

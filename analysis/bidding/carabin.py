@@ -577,11 +577,20 @@ def _realplay() -> Policy:
     return realplay_policy
 
 
+def _realplay_name() -> Policy:
+    from analysis.bidding.carabin_naming import realplay_name_policy
+
+    return realplay_name_policy
+
+
 #: The Carabin bidding policies by name (``realplay``: the rule derived from real play,
-#: :func:`analysis.bidding.carabin_realplay.realplay_policy`).
+#: :func:`analysis.bidding.carabin_realplay.realplay_policy`, round 1 only;
+#: ``realplay-name``: the same and the round-2 naming rule,
+#: :func:`analysis.bidding.carabin_naming.realplay_name_policy`).
 POLICIES: dict[str, Callable[[], Policy]] = {
     "derived": derived_policy,
     "realplay": _realplay,
+    "realplay-name": _realplay_name,
     "thumb": lambda: thumb_policy,
     "always": lambda: always_policy,
 }
