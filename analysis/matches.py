@@ -45,12 +45,14 @@ schmeiss) are simulated.
   (the engine's exact card points), as in the deal table.
 
 **Carabin** (3-6 players, :func:`carabin_match`). Policies of
-:mod:`analysis.bidding.carabin` (``derived``, ``thumb``, ``always``) are dealt to the
-players in turn (``policies="derived,thumb"`` with 4 players: players 0 and 2 derived,
-1 and 3 thumb). Play is ``dd`` (default: the make probe and the chelem search decide
+:mod:`analysis.bidding.carabin` (``derived``, ``realplay``, ``realplay-name``, ``thumb``,
+``always``) are dealt to the players in turn (``policies="derived,thumb"`` with 4
+players: players 0 and 2 derived, 1 and 3 thumb). Play is ``dd`` (default: the make probe and the chelem search decide
 the contract, exactly what double-dummy play gives) or ``pimc`` (PIMC card by card
 from each seat's view, :class:`analysis.play.CarabinPimc`: each card by how often the
-contract is made or failed over the worlds, not by points).
+contract is made or failed over the worlds, not by points). With ``inference`` some
+players read the auction in that play (:class:`analysis.play.CarabinInference`: their
+worlds agree with every call heard under the seats' policies, public in a match).
 
 The studies ``klabberjass-matches`` and ``carabin-matches`` run matches through the
 study runner (one row per match; ``--deals`` is the number of matches).
@@ -1200,17 +1202,7 @@ def klabberjass_duplicate_summary(df) -> dict[str, Any]:
     one_leg = clustered_mean((leg0["total_a"] - leg0["total_b"]).to_list(), leg0["deals"].to_list())
     extra: dict[str, Any] = {}
     if "inf_decisions" in df.columns:
-        dec, drawn, kept, falls = (
-            int(df[k].sum()) for k in ("inf_decisions", "inf_drawn", "inf_kept", "inf_fallbacks")
-        )
-        extra["inference"] = {
-            "decisions": dec,
-            "drawn": drawn,
-            "kept": kept,
-            "rejected_fraction": 1 - kept / drawn if drawn else 0.0,
-            "drawn_per_decision": drawn / dec if dec else 0.0,
-            "fallbacks": falls,
-        }
+        extra["inference"] = inference_counts(df)
     return {
         "a": str(df["a"].iloc[0]),
         "b": str(df["b"].iloc[0]),
@@ -1242,6 +1234,23 @@ def klabberjass_duplicate_summary(df) -> dict[str, Any]:
         "b_bids_made": float(df["b_made"].sum() / max(1, df["b_bids"].sum())),
         "a_sank": int(df["a_sank"].sum()),
         **extra,
+    }
+
+
+def inference_counts(df) -> dict[str, Any]:
+    """What the auction inference of a match study did, over its rows (``inf_*``
+    columns): decisions whose worlds were conditioned, candidate worlds drawn and kept,
+    the share rejected, candidates a decision, and fallbacks to unconditioned worlds."""
+    dec, drawn, kept, falls = (
+        int(df[k].sum()) for k in ("inf_decisions", "inf_drawn", "inf_kept", "inf_fallbacks")
+    )
+    return {
+        "decisions": dec,
+        "drawn": drawn,
+        "kept": kept,
+        "rejected_fraction": 1 - kept / drawn if drawn else 0.0,
+        "drawn_per_decision": drawn / dec if dec else 0.0,
+        "fallbacks": falls,
     }
 
 
@@ -1410,8 +1419,9 @@ def seating_summary(folders: Sequence[str | Path], out: str | Path, command: str
     """Summarise duplicate Carabin studies of two policies (:func:`carabin_seating_summary`)
     into ``OUT.csv`` (the rows of each run, then, for runs that differ only in their
     seed, the rows of their sets together: ``seed`` ``both``) and ``OUT.json`` (each
-    run's manifest and the command that regenerates it, and ``command``, the one that
-    wrote the summary)."""
+    run's manifest and the command that regenerates it, with ``inference``, the counts
+    of :func:`inference_counts`, when a player read the auction; and ``command``, the
+    one that wrote the summary)."""
     import pandas as pd
 
     runs: list[dict[str, Any]] = []
@@ -1436,7 +1446,12 @@ def seating_summary(folders: Sequence[str | Path], out: str | Path, command: str
             ),
         }
         rows += [{**base, **r} for r in carabin_seating_summary(df)]
-        runs.append({"run": name, "command": study_command(folder, manifest), "study": manifest})
+        run = {"run": name, "command": study_command(folder, manifest), "study": manifest}
+        if "inf_decisions" in df.columns:
+            run["inference"] = json.loads(
+                json.dumps(inference_counts(df)), parse_float=lambda x: round(float(x), 5)
+            )
+        runs.append(run)
         key = json.dumps(params, sort_keys=True)
         groups.setdefault(key, []).append((name, base, df))
     for group in groups.values():

@@ -16,7 +16,9 @@ With ``inference`` (:class:`AuctionInference`) :class:`Pimc` also reads the auct
 (:class:`Auction`, the calls both players heard): the worlds are drawn consistent with
 the other player's calls under the bidding policy he is assumed to use
 (:func:`auction_worlds`, rejection sampling). Without it (the default) the auction is
-ignored and every card is chosen exactly as before.
+ignored and every card is chosen exactly as before. :class:`CarabinPimc` reads a
+Carabin auction the same way (:class:`CarabinInference`, :func:`carabin_worlds`):
+every other seat's calls under the policy assumed for him.
 
 What makes :class:`Pimc` fast (the choice is the same as solving every legal card in
 every world and adding up; the tests check it):

@@ -244,3 +244,19 @@ def test_the_study_parameter_is_checked(tmp_path, capsys):
         err = capsys.readouterr().err
         assert bad.split("=")[0] in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "x").exists()
+
+
+def test_seating_summary_of_a_reader_counts_what_the_inference_did(tmp_path):
+    from analysis.matches import seating_summary
+    from analysis.studies import run_study
+
+    params = {"players": 3, "policies": "thumb,thumb,thumb", "play": "pimc", "samples": 2}
+    params |= {"format": "duplicate", "inference": "a"}
+    run_study("carabin-matches", 1, 2, tmp_path / "r", workers=1, progress=False, params=params)
+    data = seating_summary([tmp_path / "r"], tmp_path / "out", "cmd")
+    counts = data["runs"][0]["inference"]
+    assert counts["decisions"] > 0 and 0 <= counts["kept"] <= counts["drawn"]
+    assert counts["kept"] <= 2 * counts["decisions"]
+    assert "--param inference=a" in data["runs"][0]["command"]
+    text = (tmp_path / "out.csv").read_text()
+    assert "thumb+inference" in text
