@@ -39,6 +39,10 @@ every world and adding up; the tests check it):
 - one transposition table for every world and every decision (its entries are keyed on
   both hands, so they hold in any world).
 
+With ``persist=True`` (not the default: the worlds, and so the cards, differ) a player
+keeps his worlds from one searched decision to his next within a contract, carried to
+what he has seen since: the table has searched them, so the next decision costs less.
+
 >>> from solver.klabberjass.deal import Deal
 >>> from solver.klabberjass.rules import points_of
 >>> deal = Deal.random(7)
@@ -69,7 +73,7 @@ from solver.carabin.view import View as CarabinView
 from solver.cards import card_count, cards_of, suit_mask, suit_of
 from solver.errors import RulesError
 from solver.klabberjass import engine
-from solver.klabberjass._core import sample_hands
+from solver.klabberjass._core import carry_hands, sample_hands
 from solver.klabberjass.position import Position
 from solver.klabberjass.rules import (
     PACK,
@@ -435,7 +439,8 @@ class Stats:
     With auction inference: ``inferred`` decisions whose worlds were conditioned on
     calls (the other player made some), ``drawn`` candidate worlds of those decisions,
     ``kept`` of them, and ``fallbacks``, decisions played on unconditioned worlds
-    because too few candidates were kept."""
+    because too few candidates were kept. With persistent worlds: ``carried``,
+    decisions searched on worlds carried from the player's previous decision."""
 
     decisions: int = 0
     worlds: int = 0
@@ -445,6 +450,7 @@ class Stats:
     drawn: int = 0
     kept: int = 0
     fallbacks: int = 0
+    carried: int = 0
 
 
 class Pimc:
@@ -460,6 +466,22 @@ class Pimc:
             conditioned on the other player's calls (:func:`auction_worlds`) when the
             state carries an auction in which he called. None (the default): the
             auction is ignored.
+        persist: each player keeps his worlds from one searched decision to his next
+            within a contract (one :class:`PlayState`, through :meth:`choose`;
+            :meth:`choose_view` always draws fresh worlds), carried to what he has
+            seen since (:func:`solver.klabberjass._core.carry_hands`): a world keeps
+            the cards the other hand may still hold and is made up to his hand's size
+            by dropping or adding cards drawn uniformly. For a given course of play
+            (his own earlier cards fixed in advance), a carried world is distributed
+            exactly as a fresh one: uniform among the hands consistent with the cards
+            seen. His own cards were chosen on those worlds, though, so his later
+            decisions rest on the sample his earlier ones did, not on a new one: a
+            different policy (from his own information all the same), and a cheaper
+            one, as the table has searched the carried worlds. His first decision's
+            worlds are the default's. Decisions whose worlds are conditioned on the
+            auction (``inference``) draw fresh worlds (weighted by the calls, they are
+            not uniform, and carrying them would not be exact). False (the default):
+            fresh worlds at every decision.
     """
 
     def __init__(
@@ -468,9 +490,13 @@ class Pimc:
         seed: int | random.Random | None = None,
         tt_mb: int | None = None,
         inference: AuctionInference | None = None,
+        persist: bool = False,
     ):
         if samples < 1:
             raise RulesError(f"invalid samples {samples} (at least 1)")
+        self.persist = persist
+        # per seat: (the contract, the pool of the other hand then, its worlds)
+        self._kept: dict[int, tuple[PlayState, int, list[int]]] = {}
         self.samples = samples
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         self.core = engine.core(PIMC_TT_MB if tt_mb is None else tt_mb)
@@ -490,11 +516,26 @@ class Pimc:
             opp = 1 - p.to_move
             calls = state.auction.calls_of(opp)
             if calls:
+                self._kept.pop(p.to_move, None)
                 return self.decide(
                     p, hidden, ks, state.rules.last_trick,
                     given=(state.played_by[opp], state.turn, calls),
                 )[0]  # fmt: skip
-        return self.decide(p, hidden, ks, state.rules.last_trick)[0]
+        if not self.persist:
+            return self.decide(p, hidden, ks, state.rules.last_trick)[0]
+        me = p.to_move
+        kept = self._kept.get(me)
+        # the pool only shrinks within a contract: the test guards the carry's premise
+        carried = (
+            kept[2]
+            if kept is not None and kept[0] is state and not hidden.pool & ~kept[1]
+            else None
+        )
+        card, seed, worlds = self._decide(p, hidden, ks, state.rules.last_trick, None, carried)
+        if worlds is None:
+            worlds = sample_hands(hidden.pool, hidden.need, self.samples, seed)
+        self._kept[me] = (state, hidden.pool, worlds)
+        return card
 
     def decide(
         self,
@@ -508,12 +549,29 @@ class Pimc:
 
         ``given``: (the cards the other player has played, the turn-up, his calls), to
         condition the worlds on his calls (needs ``inference``)."""
+        card, seed, _worlds = self._decide(p, hidden, ks, bonus, given)
+        return card, seed
+
+    def _decide(
+        self,
+        p: Position,
+        hidden: Hidden,
+        ks: Sequence[Sequence[int]],
+        bonus: int,
+        given: tuple[int, int, Sequence[tuple[int, int, int | None]]] | None = None,
+        carried: list[int] | None = None,
+    ) -> tuple[int, int, list[int] | None]:
+        """:meth:`decide`, or over the worlds ``carried`` from an earlier decision:
+        (chosen card, seed, the worlds if they were not drawn from the seed)."""
         seed = self.rng.getrandbits(64)
         me = p.to_move
         trick = -1 if p.trick is None else p.trick
         cands = [k[0] for k in ks]
         worlds = None
-        if given is not None:
+        if carried is not None:
+            worlds = carry_hands(carried, hidden.pool, hidden.need, seed)
+            self.stats.carried += 1
+        elif given is not None:
             assert self.inference is not None
             played, turn, calls = given
             cache = self._likelihood.setdefault((1 - me, turn, tuple(calls)), {})
@@ -542,7 +600,7 @@ class Pimc:
         self.stats.decisions += 1
         self.stats.worlds += self.samples
         self.stats.searches += searches
-        return cands[i], seed
+        return cands[i], seed, worlds
 
     def choose_view(self, view: View, rules: Rules = SEED) -> int:
         """The card for a :class:`solver.klabberjass.View` (its seat is to move)."""
@@ -982,10 +1040,16 @@ class CarabinPimc:
     ``stats.undecided`` counts them. Without a time limit the choice depends only on
     the seed; with one it may also depend on the machine's speed.
 
+    A decision is one compiled call (:func:`solver.carabin.engine.pimc`: every world
+    and card in one transposition table); ``compiled=False`` makes the same decisions
+    with one search a world and card from Python, the reference the tests compare it
+    with.
+
     Args:
         samples: worlds a decision.
         seed: seed of the worlds (an int, or a ``random.Random`` to draw from).
         time_limit: seconds a search (None: no limit).
+        compiled: decide in the compiled core (False: in Python, slower).
         inference: read the auction (:class:`CarabinInference`): the worlds are
             conditioned on the other seats' calls (:func:`carabin_worlds`) when the state
             carries the auction. None (the default): the auction is ignored.
@@ -996,6 +1060,7 @@ class CarabinPimc:
         samples: int = DEFAULT_SAMPLES,
         seed: int | random.Random | None = None,
         time_limit: float | None = None,
+        compiled: bool = True,
         inference: CarabinInference | None = None,
     ):
         if samples < 1:
@@ -1005,6 +1070,7 @@ class CarabinPimc:
         self.samples = samples
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         self.time_limit = time_limit
+        self.compiled = compiled
         self.stats = Stats()
         self.inference = inference
         # whether (seat, left, right) make the seat's calls, per auction and turn-up
@@ -1012,6 +1078,8 @@ class CarabinPimc:
 
     def choose(self, state: CarabinState) -> int:
         """The card for the seat to move."""
+        from solver.carabin import engine as carabin_engine
+
         p = state.position
         pool, _ = carabin_hidden(state)
         ks = carabin_classes(p, pool)
@@ -1022,29 +1090,52 @@ class CarabinPimc:
         if self.inference is not None and state.auction is not None:
             cache = self._consistent.setdefault((state.auction, state.turn), {})
         worlds = carabin_worlds(state, self.samples, seed, self.inference, self.stats, cache)
-        bidder_moves = p.to_move == p.bidder
         self.stats.decisions += 1
         self.stats.worlds += self.samples
-        # card by card in notation order: a later card must fail in fewer worlds than
-        # the best so far, so it is out as soon as it has failed in as many
-        best, best_fails = -1, 0.0
-        for k in ks:
-            fails = 0.0
-            for w in worlds:
-                self.stats.searches += 1
-                ok = state.succeeds(w, k[0], self.time_limit)
-                if ok is None:
-                    self.stats.undecided += 1
-                    fails += 0.5
-                else:
-                    fails += ok != bidder_moves
-                if best >= 0 and fails >= best_fails:
-                    break
+        cands = [k[0] for k in ks]
+        if not self.compiled:
+            return _carabin_choice(state, cands, worlds, self.time_limit, self.stats)
+        target = None if state.chelem else state.points_in_play // 2 + 1 - state.bidder_points
+        choice = carabin_engine.pimc(
+            worlds, cands, target, lost=state.bidder_lost, time_limit=self.time_limit
+        )
+        self.stats.searches += choice.searches
+        self.stats.undecided += choice.undecided
+        return choice.card
+
+
+def _carabin_choice(
+    state: CarabinState,
+    cands: Sequence[int],
+    worlds: Sequence[CarabinPosition],
+    time_limit: float | None,
+    stats: Stats,
+) -> int:
+    """The decision of :class:`CarabinPimc` made in Python, one make/fail search a
+    world and card: the reference that :func:`solver.carabin.engine.pimc` must agree
+    with."""
+    p = state.position
+    bidder_moves = p.to_move == p.bidder
+    # card by card in notation order: a later card must fail in fewer worlds than
+    # the best so far, so it is out as soon as it has failed in as many
+    best, best_fails = -1, 0.0
+    for card in cands:
+        fails = 0.0
+        for w in worlds:
+            stats.searches += 1
+            ok = state.succeeds(w, card, time_limit)
+            if ok is None:
+                stats.undecided += 1
+                fails += 0.5
             else:
-                best, best_fails = k[0], fails
-                if fails == 0:
-                    break
-        return best
+                fails += ok != bidder_moves
+            if best >= 0 and fails >= best_fails:
+                break
+        else:
+            best, best_fails = card, fails
+            if fails == 0:
+                break
+    return best
 
 
 @dataclass(frozen=True)

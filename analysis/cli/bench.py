@@ -11,10 +11,11 @@ Klabberjass, ``--what``:
 - ``advice``: PIMC over 200 worlds at the first trick (E to lead, turn-up suit trump).
 - ``pimc``: whole contracts played card by card by PIMC on both sides
   (:class:`analysis.play.Pimc`, 20 worlds a decision, one core; turn-up suit trump, E
-  leads): milliseconds a contract, decisions searched, worlds and child searches, and
-  the same contracts played double dummy; with ``--reference-deals K`` the first K
-  also by :func:`analysis.advice.advise` at every decision (the general way), for the
-  speed-up. The table is cleared once, not per contract.
+  leads): milliseconds a contract (wall clock, and the mean CPU time), decisions
+  searched, worlds and child searches, and the same contracts played double dummy;
+  with ``--reference-deals K`` the first K also by :func:`analysis.advice.advise` at
+  every decision (the general way), for the speed-up. The table is cleared once, not
+  per contract.
 - ``realplay``: the ``klabberjass-realplay`` study's work for ``--deals`` deals, one
   core: each deal's table (double dummy) and its 8 contracts played by PIMC on both
   sides, 20 worlds a decision, exactly as the study plays them
@@ -22,6 +23,10 @@ Klabberjass, ``--what``:
   played contract, deals a second (wall clock and CPU time, which differ on a shared
   machine), decisions searched, child searches and nodes a contract. The table is
   cleared once, as a study's worker starts with an empty one.
+
+With ``--persist`` (``pimc``, ``realplay``) each player keeps his worlds from one
+decision to his next within a contract (:class:`analysis.play.Pimc` ``persist=True``):
+other worlds, so other cards, than the study plays.
 
 Carabin, ``--what`` is a comma-separated list of ``exact`` (the bidder's exact points
 of a full deal), ``make`` (one make/fail probe at half the points in play plus one) and
@@ -134,6 +139,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="carabin: give each timed search at most SECONDS; one that runs out counts "
         "SECONDS (so the figures are lower bounds) and is reported",
     )
+    parser.add_argument(
+        "--persist",
+        action="store_true",
+        help="klabberjass --what pimc or realplay: each player keeps his worlds from one "
+        "decision to his next within a contract (analysis.play.Pimc persist=True)",
+    )
     add_rules(parser)
 
 
@@ -144,6 +155,8 @@ def run(args: argparse.Namespace) -> int:
         args.deals = 20 if args.what in ("tree", "advice") else 1000
     if args.tricks is not None and (game.name != "carabin" or args.what not in ("tree", "advice")):
         raise UsageError("--tricks goes with carabin --what tree or advice")
+    if args.persist and (game.name != "klabberjass" or args.what not in ("pimc", "realplay")):
+        raise UsageError("--persist goes with klabberjass --what pimc or realplay")
     if game.name == "carabin":
         report, lines = _carabin(game, args)
     else:
@@ -338,19 +351,22 @@ def _klabberjass_pimc(game: Game, args: argparse.Namespace) -> tuple[dict, list[
     rng = random.Random(args.seed)
     deals = [KlabberjassDeal.random(rng.getrandbits(64)) for _ in range(args.deals)]
     clock = time.perf_counter
+    cpu_times: list[float] = []  # of the last run
 
     def run(
         make: Callable[[int], tuple], count: int, tt_mb: int | None = None
     ) -> tuple[list[float], list[tuple]]:
+        cpu_times.clear()
         times, stats = [], []
         core = klabberjass.core(tt_mb)  # the table the policies search with
         core.clear()  # each way starts from an empty table
         for i, d in enumerate(deals[:count]):
             policies = make(i)
             nodes = core.nodes
-            start = clock()
+            start, cpu_start = clock(), time.process_time()
             play_deal(d.hands, d.turn_suit, d.turn, policies, rules=rules)
             times.append(clock() - start)
+            cpu_times.append(time.process_time() - cpu_start)
             s = [p.stats for p in policies]
             stats.append(
                 (
@@ -363,9 +379,13 @@ def _klabberjass_pimc(game: Game, args: argparse.Namespace) -> tuple[dict, list[
         return times, stats
 
     def pimc(i: int) -> tuple:
-        return (Pimc(samples, seed=2 * i), Pimc(samples, seed=2 * i + 1))
+        return (
+            Pimc(samples, seed=2 * i, persist=args.persist),
+            Pimc(samples, seed=2 * i + 1, persist=args.persist),
+        )
 
     times, stats = run(pimc, args.deals, PIMC_TT_MB)
+    cpu_ms = 1e3 * sum(cpu_times) / args.deals
     dd_times, _ = run(lambda i: (DoubleDummy(), DoubleDummy()), args.deals)
     n = args.deals
     report: dict = {
@@ -373,9 +393,11 @@ def _klabberjass_pimc(game: Game, args: argparse.Namespace) -> tuple[dict, list[
         "deals": n,
         "seed": args.seed,
         "samples": samples,
+        "persist": args.persist,
         "median_ms": round(1e3 * statistics.median(times), 3),
         "mean_ms": round(1e3 * statistics.fmean(times), 3),
         "max_ms": round(1e3 * max(times), 3),
+        "cpu_ms_per_contract": round(cpu_ms, 3),
         "decisions_per_contract": round(sum(s[0] for s in stats) / n, 2),
         "worlds_per_contract": round(sum(s[1] for s in stats) / n, 1),
         "searches_per_contract": round(sum(s[2] for s in stats) / n, 1),
@@ -385,8 +407,9 @@ def _klabberjass_pimc(game: Game, args: argparse.Namespace) -> tuple[dict, list[
     }
     lines = [
         f"Klabberjass contracts played by PIMC on both sides, {samples} worlds a decision, "
-        f"{n} random deals (seed {args.seed}), turn-up suit trump, E leads, one core",
-        f"  per contract: {_ms(times)}",
+        f"{n} random deals (seed {args.seed}), turn-up suit trump, E leads, one core"
+        + (", persistent worlds" if args.persist else ""),
+        f"  per contract: {_ms(times)}; CPU time {cpu_ms:.3f} ms a contract",
         f"  per contract: {report['decisions_per_contract']:.1f} decisions searched (of 18 "
         f"cards), {report['worlds_per_contract']:.0f} worlds solved, "
         f"{report['searches_per_contract']:.0f} child searches, "
@@ -429,6 +452,7 @@ def _klabberjass_realplay(game: Game, args: argparse.Namespace) -> tuple[dict, l
         (table,) = deal_tables([deal], rules)
         for j, row in enumerate(table):
             policy = pimc_policy(samples, seed, j)
+            policy.persist = args.persist
             t0 = clock()
             played_row(deal, row, (policy, policy), rules)
             times.append(clock() - t0)
@@ -443,6 +467,7 @@ def _klabberjass_realplay(game: Game, args: argparse.Namespace) -> tuple[dict, l
         "seed": args.seed,
         "rules": rules.name,
         "samples": samples,
+        "persist": args.persist,
         "contracts": contracts,
         "median_ms": round(1e3 * statistics.median(times), 3),
         "mean_ms": round(1e3 * statistics.fmean(times), 3),
@@ -457,7 +482,7 @@ def _klabberjass_realplay(game: Game, args: argparse.Namespace) -> tuple[dict, l
     lines = [
         f"Klabberjass realplay study: {n} random deals (seed {args.seed}), rules "
         f"{rules.name}, each deal's {contracts // n} contracts played by PIMC on both sides, "
-        f"{samples} worlds a decision, one core",
+        f"{samples} worlds a decision, one core" + (", persistent worlds" if args.persist else ""),
         f"  per played contract: {_ms(times)}",
         f"  {report['deals_per_second']:.2f} deals/s (deal table included); CPU time "
         f"{report['cpu_ms_per_contract']:.3f} ms a contract, "

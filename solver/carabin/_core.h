@@ -11,11 +11,12 @@
  *
  * What keeps the search small:
  *  - equivalent and dominated cards: cards of one hand and suit with no live card of
- *    their world (or of the unfinished trick) between them form a run; swapping two of
- *    them changes no trick's winner, so cards of equal points are interchangeable, and
- *    when the points of this trick surely go to the mover's side (the other side) the
- *    top (bottom) card of the run is at least as good as any other (cb_moves_of); cards
- *    out of play or played count as gone;
+ *    their world (nor the card winning the unfinished trick) between them form a run;
+ *    swapping two of them changes no trick's winner, so cards of equal points are
+ *    interchangeable, and when the points of this trick surely go to the mover's side
+ *    (the other side) the top (bottom) card of the run is at least as good as any other
+ *    (cb_moves_of); cards out of play or played, the trick's other cards included,
+ *    count as gone;
  *  - a transposition table at trick boundaries with lower and upper bounds and the best
  *    lead. Within one deal the owner of every card never changes, so the set of cards
  *    still held, the leader and the kind of hand determine the position exactly: that is
@@ -35,7 +36,9 @@
  *    are at least those of a game of that world alone in which the coalition chooses
  *    who leads each later trick; their exact values are tabled apart. It is used once
  *    a search has grown (cb_ctx.wafter nodes) at boundaries of at most wmax cards a
- *    hand of each kind (larger single-world games cost more than they save);
+ *    hand of each kind (larger single-world games cost more than they save); where it
+ *    does not settle a boundary, the trick led from it is played out for real and the
+ *    bound taken at every boundary it reaches (cb_trick_world), which often does;
  *  - the last tricks evaluated directly once every hand holds at most one card of
  *    each kind (the play is forced); cut-offs inside a trick once its winner is
  *    settled; for the last card of a trick, a look-up of every resulting boundary
@@ -286,11 +289,12 @@ static inline int cb_dest(const cb_ctx *c, const cb_trick_state *t, int seat, in
 }
 
 /* The mover's candidates. A run is a set of his cards of one suit with no live card
- * (cards still held in hands of this kind, or already in the trick) between them:
- * swapping two cards of a run changes the winner of no trick, ever (cards of the other
- * kind of hand never meet them), so the game trees after playing either are the same
- * up to that swap and the payoffs differ only in where the two cards' points go. If X
- * is above Y (p(X) >= p(Y)), playing X instead of Y moves p(X) - p(Y) points to the
+ * (cards still held in hands of this kind, or the card winning the trick so far)
+ * between them: swapping two cards of a run changes the winner of no trick, ever (the
+ * other cards already in the trick are compared with nothing again, and cards of the
+ * other kind of hand never meet them), so the game trees after playing either are the
+ * same up to that swap and the payoffs differ only in where the two cards' points go.
+ * If X is above Y (p(X) >= p(Y)), playing X instead of Y moves p(X) - p(Y) points to the
  * winner of this trick and the same amount away from the winner of the later trick in
  * which the other card is played, leaf by leaf. So when this trick surely goes to the
  * mover's side, the top card of the run is at least as good as any other; when it
@@ -301,7 +305,7 @@ static inline uint64_t cb_moves_of(const cb_ctx *c, const cb_trick_state *t, int
 {
     int n = c->n, h = t->h, b = c->bidder;
     uint64_t hand = c->hands[h][seat];
-    uint64_t live = c->world[h] | t->tcards;
+    uint64_t live = c->world[h] | (t->i ? 1ull << t->wcard : 0);
     uint64_t out = hand, m = hand;
     int bidder_played = 0, ready = 0;
     uint64_t later_c = 0;
@@ -347,7 +351,7 @@ static inline int cb_power(const cb_ctx *c, int x) { return (x & 15) + (((c->tma
  * above every coalition trump of its world always wins for him, and if every card he
  * holds there is one, he takes every trick of that world. */
 /* The fewest points w cards of `hand` can carry. */
-static inline int cb_cheapest(const cb_ctx *c, uint64_t hand, int w)
+static inline __attribute__((always_inline)) int cb_cheapest(const cb_ctx *c, uint64_t hand, int w)
 {
     int z = cb_popc(hand & c->zero);
     if (w <= z) return 0; /* the usual case: enough cards worth nothing */
@@ -389,7 +393,7 @@ static inline __attribute__((always_inline)) void cb_sure_world(const cb_ctx *c,
     *bsure = bs;
 }
 
-static inline void cb_sure(const cb_ctx *c, int *csure, int *bsure)
+static inline __attribute__((always_inline)) void cb_sure(const cb_ctx *c, int *csure, int *bsure)
 {
     int c0, b0, c1, b1;
     cb_sure_world(c, 0, &c0, &b0);
@@ -414,7 +418,7 @@ static int cb_world_value(cb_ctx *c, int h, int leader);
  * history table were tried: killers for the coalition saved 5-17% of the exact
  * searches but made some make/fail probes hundreds of times slower; for the bidder
  * both did worse than this static order.) */
-static int cb_order(const cb_ctx *c, const cb_trick_state *t, int seat, uint64_t moves, int ttbest,
+static inline __attribute__((always_inline)) int cb_order(const cb_ctx *c, const cb_trick_state *t, int seat, uint64_t moves, int ttbest,
                     int *out)
 {
     int n = c->n, h = t->h, b = c->bidder;
@@ -541,7 +545,7 @@ TL_DISPATCH static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, i
 
 /* The rest of the play when no seat holds more than one card of either kind: every
  * trick is forced (one card a hand), so play it out. The bidder's points. */
-static int cb_forced(const cb_ctx *c, int leader, int h)
+static inline __attribute__((always_inline)) int cb_forced(const cb_ctx *c, int leader, int h)
 {
     int n = c->n, b = c->bidder, got = 0;
     uint64_t world[2] = {c->world[0], c->world[1]};
@@ -571,7 +575,7 @@ static int cb_forced(const cb_ctx *c, int leader, int h)
  * saved: +16-19 % on slow 5- and 6-player deals.) These games are small (one world's
  * cards) and their values are exact, kept in a table of their own for the generation.
  * Leader CB_ANY: the next leader is chosen as for the later tricks. */
-static int cb_world_trick(cb_ctx *c, const cb_trick_state *t, int alpha, int beta)
+TL_DISPATCH static int cb_world_trick(cb_ctx *c, const cb_trick_state *t, int alpha, int beta)
 {
     int n = c->n, h = t->h, b = c->bidder;
     c->nodes++;
@@ -615,7 +619,7 @@ static int cb_world_trick(cb_ctx *c, const cb_trick_state *t, int alpha, int bet
 
 /* The bidder's points of the single-world game of kind h (see above) with `leader`
  * (or CB_ANY) to lead its next trick. */
-static int cb_world_value(cb_ctx *c, int h, int leader)
+TL_DISPATCH static int cb_world_value(cb_ctx *c, int h, int leader)
 {
     int n = c->n, b = c->bidder;
     uint64_t w = c->world[h];
@@ -651,6 +655,52 @@ static int cb_world_value(cb_ctx *c, int h, int leader)
     return v;
 }
 
+/* A lower bound on the bidder's points from a node inside a trick (its cards so far
+ * included): the rest of the trick played for real, then every boundary it reaches
+ * valued by its single-world bound (cb_boundary). Fail-soft in (alpha, beta). */
+static int cb_trick_world(cb_ctx *c, const cb_trick_state *t, int alpha, int beta)
+{
+    int n = c->n, h = t->h, b = c->bidder;
+    if (t->i == n) {
+        int gain = t->wseat == b ? t->tpts : 0;
+        int nh = cb_next_hand(c, h);
+        return gain + cb_world_value(c, nh, t->wseat) + cb_world_value(c, 1 - nh, CB_ANY);
+    }
+    c->nodes++;
+    int seat = (t->leader + t->i) % n;
+    int maximizing = seat == b;
+    uint64_t moves = cb_moves_of(c, t, seat, 0);
+    int order[4];
+    int k = cb_order(c, t, seat, moves, -1, order);
+    int best = maximizing ? -CB_INF : CB_INF;
+    cb_trick_state nt = *t;
+    nt.i = t->i + 1;
+    for (int j = 0; j < k; j++) {
+        int x = order[j];
+        uint64_t bit = 1ull << x;
+        int wins = t->i == 0 || cb_beats(c, x, t->wcard);
+        nt.wseat = wins ? seat : t->wseat;
+        nt.wcard = wins ? x : t->wcard;
+        nt.tcards = t->tcards | bit;
+        nt.tpts = t->tpts + cb_card_pts(c, x);
+        c->hands[h][seat] &= ~bit;
+        c->world[h] &= ~bit;
+        int v = cb_trick_world(c, &nt, alpha, beta);
+        c->hands[h][seat] |= bit;
+        c->world[h] |= bit;
+        if (c->stop.stopped) return 0;
+        if (maximizing) {
+            if (v > best) best = v;
+            if (best > alpha) alpha = best;
+        } else {
+            if (v < best) best = v;
+            if (best < beta) beta = best;
+        }
+        if (alpha >= beta) break;
+    }
+    return best;
+}
+
 /* Bidder's points from a trick boundary: `leader` leads a trick of kind h. */
 TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int beta)
 {
@@ -684,6 +734,15 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
         if (c->stop.stopped) return 0;
         if (wl > lo) lo = wl;
         if (lo >= beta) return lo;
+        /* the same one trick later, after every way of playing this trick (cheaper
+         * than the search: no table, no sure points) */
+        cb_trick_state t0 = {leader, h, 0, -1, -1, 0, 0};
+        int la = cb_trick_world(c, &t0, beta - 1, beta);
+        if (c->stop.stopped) return 0;
+        if (la >= beta) {
+            cb_tt_put(bucket, key, c->gen, c->gen, cb_popc(all), la, hi, -1);
+            return la;
+        }
     }
     if (lo == hi) return lo;
     if (lo > alpha) alpha = lo;
@@ -723,7 +782,7 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
 /* ----------------------------------------------------------------- all tricks */
 static int cb_all_boundary(cb_ctx *c, int leader, int h);
 
-static int cb_all_trick(cb_ctx *c, const cb_trick_state *t)
+TL_DISPATCH static int cb_all_trick(cb_ctx *c, const cb_trick_state *t)
 {
     int n = c->n, b = c->bidder;
     if (t->i == n) {
@@ -763,7 +822,7 @@ static int cb_all_trick(cb_ctx *c, const cb_trick_state *t)
     return !maximizing;
 }
 
-static int cb_all_boundary(cb_ctx *c, int leader, int h)
+TL_DISPATCH static int cb_all_boundary(cb_ctx *c, int leader, int h)
 {
     uint64_t all = c->world[0] | c->world[1];
     if (!all) return 1;
@@ -1018,6 +1077,146 @@ static int cb_moves(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidd
         m++;
     }
     return m;
+}
+
+/* ----------------------------------------------------------------- PIMC decisions
+ *
+ * One card-play decision by perfect-information Monte Carlo, the rule of
+ * analysis.play.CarabinPimc: the worlds (the mover's view of the hidden cards, drawn by
+ * the caller) are searched in the caller's order, and in each the contract succeeds or
+ * fails (double dummy) once the mover plays a candidate card. Candidates are evaluated
+ * one after another in the caller's order; a candidate is out as soon as it has failed
+ * (for the mover's side) in as many worlds as the best candidate so far; one that never
+ * fails ends the decision; ties go to the earlier candidate.
+ *
+ * One table serves the whole decision. Its entries are keyed by the cards still held
+ * and tagged with the generation that names the card ownership they were found in
+ * (cb_load); here each distinct world gets a generation of its own, so an entry is used
+ * again by every search of the same world (every candidate) and never by another world:
+ * tag and key together name the full hands. Worlds with equal hands share their
+ * generation and their results. */
+
+#define CB_PIMC_MAX_WORLDS 100000
+
+/* The contract once the mover plays internal card x from the loaded position `root`:
+ * 1 it succeeds, 0 it fails, -1 its search was stopped. `target`: the points the bidder
+ * must still take from `root` (its unfinished trick included); chelem: he must take
+ * every trick (`lost`: he has lost one already). An outcome settled without a search
+ * (points already won or out of reach, a trick lost or the last one won in a chelem) is
+ * never stopped; a search starts as tl_stop_begin does, stopped at once if `deadline`
+ * has passed. */
+static int cb_pimc_world(cb_ctx *c, const cb_node *root, int x, int chelem, int target, int lost,
+                         double deadline)
+{
+    int n = c->n, b = c->bidder, r;
+    const cb_trick_state *t = &root->t;
+    int seat = (t->leader + t->i) % n, h = t->h;
+    uint64_t bit = 1ull << x;
+    cb_trick_state ch = *t;
+    int wins = t->i == 0 || cb_beats(c, x, t->wcard);
+    ch.i = t->i + 1;
+    ch.wseat = wins ? seat : t->wseat;
+    ch.wcard = wins ? x : t->wcard;
+    ch.tcards = t->tcards | bit;
+    ch.tpts = t->tpts + cb_card_pts(c, x);
+    c->hands[h][seat] &= ~bit;
+    c->world[h] &= ~bit;
+    int done = ch.i == n, nh = done ? cb_next_hand(c, h) : h;
+    int need = target - (done && ch.wseat == b ? ch.tpts : 0);
+    int left = cb_points(c, c->world[0] | c->world[1]) + (done ? 0 : ch.tpts);
+    if (chelem ? lost || (done && ch.wseat != b) : need > left) {
+        r = 0;
+    } else if (chelem ? done && !(c->world[0] | c->world[1]) : need <= 0) {
+        r = 1; /* the last trick won, or the points made */
+    } else {
+        c->stop.deadline = deadline;
+        c->stop.stopped = c->stop.timed_out = 0;
+        if (deadline > 0 && tl_now() >= deadline) c->stop.stopped = c->stop.timed_out = 1;
+        if (chelem) {
+            c->mode = 1;
+            r = done ? cb_all_boundary(c, ch.wseat, nh) : cb_all_trick(c, &ch);
+            c->mode = 0;
+        } else {
+            r = (done ? cb_boundary(c, ch.wseat, nh, need - 1, need) : cb_trick(c, &ch, need - 1, need)) >= need;
+        }
+        if (c->stop.stopped) r = -1;
+    }
+    c->hands[h][seat] |= bit;
+    c->world[h] |= bit;
+    return r;
+}
+
+/* One PIMC decision (see above). worlds: `count` positions of 2n hands each (as for
+ * cb_load), checked, alike but for the hidden cards; cards[0..k-1]: the candidates
+ * (52-card form, in the mover's hand in use). time_limit > 0: every search that has not
+ * decided after that many seconds counts half a failure for its candidate. Returns the
+ * index of the chosen candidate; -1 if stopped (Ctrl-C or Core.stop), -2 on no memory.
+ * *searches counts the evaluations (candidate, world), *undecided those cut by the time
+ * limit. */
+static int cb_pimc(cb_ctx *c, int n, const uint64_t *worlds, int count, int trump, int bidder,
+                   int leader, int h, int order, const int *trick, int k, const int *cards,
+                   int ncards, int chelem, int target, int lost, double time_limit,
+                   long *searches, long *undecided)
+{
+    int *same = (int *)malloc((size_t)count * sizeof(int));
+    int8_t *memo = (int8_t *)malloc((size_t)count * (size_t)ncards);
+    int chosen = -2;
+    double deadline = c->stop.deadline;
+    uint32_t base = c->gen + 1, last = c->gen;
+    *searches = *undecided = 0;
+    if (!same || !memo) goto done;
+    memset(memo, -1, (size_t)count * (size_t)ncards); /* -1: not searched (or undecided) */
+    for (int w = 0; w < count; w++) { /* the first world of the same hands */
+        same[w] = w;
+        for (int v = 0; v < w && same[w] == w; v++)
+            if (same[v] == v && !memcmp(worlds + 2 * n * v, worlds + 2 * n * w, 2 * (size_t)n * sizeof(uint64_t)))
+                same[w] = v;
+    }
+    int bidder_moves = (leader + k) % n == bidder;
+    int best = -1, best_fails = 0; /* failures in halves: an undecided world is one */
+    for (int i = 0; i < ncards; i++) {
+        int fails = 0, out = 0, x = cb_card_to_internal(c, cards[i]);
+        for (int w = 0; w < count && !out; w++) {
+            int u = same[w], r = memo[u * ncards + i];
+            (*searches)++;
+            if (r < 0) {
+                /* world u in its own generation: its hands define card ownership */
+                const uint64_t *hs = worlds + 2 * n * u;
+                cb_node node;
+                c->gen = base + (uint32_t)u;
+                if (c->gen > last) last = c->gen;
+                c->ref_n = n;
+                for (int s = 0; s < n; s++)
+                    for (int kind = 0; kind < 2; kind++) c->ref[kind][s] = hs[kind * n + s];
+                cb_load(c, n, hs, trump, bidder, leader, h, order, trick, k, &node);
+                r = cb_pimc_world(c, &node, x, chelem, target, lost,
+                                  time_limit > 0 ? tl_now() + time_limit : deadline);
+                if (r < 0 && (!c->stop.timed_out || time_limit <= 0)) {
+                    chosen = -1; /* interrupted, or the core's own time limit */
+                    goto done;
+                }
+                if (r < 0) (*undecided)++;
+                else memo[u * ncards + i] = (int8_t)r;
+            }
+            fails += r < 0 ? 1 : 2 * (r != bidder_moves);
+            out = best >= 0 && fails >= best_fails;
+        }
+        if (!out) {
+            best = i;
+            best_fails = fails;
+            if (!fails) break;
+        }
+    }
+    chosen = best;
+    c->stop.stopped = c->stop.timed_out = 0;
+done:
+    /* later generations stay new; the next search starts one of its own */
+    c->gen = last;
+    c->ref_n = 0;
+    c->stop.deadline = deadline;
+    free(same);
+    free(memo);
+    return chosen;
 }
 
 #endif

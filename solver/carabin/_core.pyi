@@ -5,6 +5,7 @@ from typing import Any
 
 MAX_MEGABYTES: int
 MAX_PLAYERS: int
+PIMC_MAX_WORLDS: int
 
 class Core:
     def __init__(
@@ -71,6 +72,22 @@ class Core:
         trick: Sequence[int],
         guess: int,
     ) -> list[tuple[int, int]]: ...
+    def pimc(
+        self,
+        n: int,
+        worlds: Sequence[Sequence[int]],
+        trump: int,
+        bidder: int,
+        leader: int,
+        h: int,
+        order: int,
+        trick: Sequence[int],
+        candidates: Sequence[int],
+        chelem: bool,
+        target: int,
+        lost: bool,
+        time_limit: float | None,
+    ) -> tuple[int, int, int]: ...
     def optimal_tree(
         self,
         n: int,

@@ -14,6 +14,7 @@ TypeError or ValueError.
 """
 
 from libc.stdint cimport int8_t, int16_t, uint64_t
+from libc.stdlib cimport free, malloc
 
 include "stop.pxi"
 
@@ -43,6 +44,11 @@ cdef extern from "_core.h" nogil:
                       int leader, int h, int order, const int *trick, int k)
     int cb_moves(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder, int leader,
                  int h, int order, const int *trick, int k, int guess, int *cards, int *values)
+    enum: CB_PIMC_MAX_WORLDS
+    int cb_pimc(cb_ctx *c, int n, const uint64_t *worlds, int count, int trump, int bidder,
+                int leader, int h, int order, const int *trick, int k, const int *cards,
+                int ncards, int chelem, int target, int lost, double time_limit,
+                long *searches, long *undecided)
 
 cdef extern from "_tree.h" nogil:
     ctypedef struct cb_tree:
@@ -112,6 +118,8 @@ _PLAYERS_RANGE = f"3 to {CB_MAXP}"
 #: Most players; Core.values takes 2 * MAX_PLAYERS hands and MAX_PLAYERS - 1 trick
 #: cards a position.
 MAX_PLAYERS = CB_MAXP
+#: Most worlds of one Core.pimc decision.
+PIMC_MAX_WORLDS = CB_PIMC_MAX_WORLDS
 
 cdef enum:
     _HANDS_STRIDE = 2 * CB_MAXP
@@ -389,6 +397,96 @@ cdef class Core:
                     break
                 vout[i] = v
         _stop_end(&self.ctx.stop, hooked)
+
+    def pimc(self, n, worlds, trump, bidder, leader, h, order, trick, candidates, chelem,
+             target, lost, time_limit):
+        """One Carabin decision by perfect-information Monte Carlo (cb_pimc in _core.h).
+
+        ``worlds``: one list of ``2 * n`` hands a world (as for :meth:`value`), every
+        world a position with the other arguments (``trump``, ``bidder``, ``leader``,
+        ``h``, ``order``, ``trick``), alike but for the hidden cards. ``candidates``:
+        cards of the mover's hand in use, in the order that breaks ties. The contract:
+        ``target`` points the bidder must still take (the unfinished trick included),
+        or with ``chelem`` every trick (``lost``: he has lost one). ``time_limit``:
+        seconds a search (0: none), an undecided search counting half a failure.
+
+        Returns:
+            (index of the chosen candidate, evaluations (candidate, world), searches cut
+            by the time limit). The GIL is released; Ctrl-C or :meth:`stop` ends the
+            decision with KeyboardInterrupt, the core's own time limit (without
+            ``time_limit``) with TimeoutError.
+        """
+        cdef cb_args a
+        cdef int count, ncards, i, j, w, chosen, code, t = 0, ch, lo
+        cdef bint hooked
+        cdef long searches = 0, undecided = 0
+        cdef double seconds
+        cdef int cards[CB_MAX_HAND]
+        cdef uint64_t *hs = NULL
+        cdef uint64_t mover_hand = 0
+        try:
+            ws = worlds if type(worlds) is list else list(worlds)
+            cs = candidates if type(candidates) is list else list(candidates)
+        except TypeError:
+            raise TypeError("worlds and candidates must be sequences") from None
+        count = len(ws)
+        if not 1 <= count <= CB_PIMC_MAX_WORLDS:
+            raise ValueError(f"{count} worlds (expected 1 to {CB_PIMC_MAX_WORLDS})")
+        ncards = len(cs)
+        if not 1 <= ncards <= CB_MAX_HAND:
+            raise ValueError(f"{ncards} candidates (expected 1 to {CB_MAX_HAND})")
+        self._position(n, ws[0], trump, bidder, leader, h, order, trick, &a)
+        mover_hand = a.hands[a.h * a.n + (a.leader + a.k) % a.n]
+        for i in range(ncards):
+            cards[i] = _cint(cs[i], "candidates", 0, 63, "a card", i)
+            if not (mover_hand >> cards[i]) & 1:
+                raise ValueError(f"candidate {cards[i]} is not in the mover's hand in use")
+            for j in range(i):
+                if cards[j] == cards[i]:
+                    raise ValueError(f"candidate {cards[i]} given twice")
+        ch = bool(chelem)
+        t = _cint(target, "target", -(2**15), 2**15, "an int")
+        lo = bool(lost)
+        if time_limit is None:
+            seconds = 0
+        else:
+            seconds = float(time_limit)
+            if not seconds >= 0 or seconds == float("inf"):
+                raise ValueError(f"invalid time limit {time_limit!r} (expected seconds >= 0)")
+        hs = <uint64_t *>malloc(count * 2 * a.n * sizeof(uint64_t))
+        if hs is NULL:
+            raise MemoryError("cannot allocate the worlds")
+        try:
+            for w in range(count):
+                try:
+                    hw = ws[w] if type(ws[w]) is list else list(ws[w])
+                except TypeError:
+                    raise TypeError("each world must be a sequence of ints") from None
+                if len(hw) != 2 * a.n:
+                    raise ValueError(f"world {w}: {len(hw)} hands for {a.n} players "
+                                     f"(expected {2 * a.n})")
+                for i in range(2 * a.n):
+                    hs[2 * a.n * w + i] = _u64(hw[i], "worlds", i)
+                code = cb_check(a.n, hs + 2 * a.n * w, a.trump, a.bidder, a.leader, a.h,
+                                a.order, a.trick, a.k)
+                if code != CB_OK:
+                    raise ValueError(f"world {w}: " + _problem(
+                        code, a.n, hs + 2 * a.n * w, a.trump, a.bidder, a.leader, a.h,
+                        a.order, a.trick, a.k))
+                if hs[2 * a.n * w + a.h * a.n + (a.leader + a.k) % a.n] != mover_hand:
+                    raise ValueError(f"world {w}: the mover's hand in use differs from "
+                                     "world 0's")
+            hooked = _stop_begin(&self.ctx.stop)
+            with nogil:
+                chosen = cb_pimc(self.ctx, a.n, hs, count, a.trump, a.bidder, a.leader, a.h,
+                                 a.order, a.trick, a.k, cards, ncards, ch, t, lo, seconds,
+                                 &searches, &undecided)
+            _stop_end(&self.ctx.stop, hooked)
+            if chosen < 0:
+                raise MemoryError("cannot allocate the decision")
+            return chosen, searches, undecided
+        finally:
+            free(hs)
 
     def optimal_tree(self, n, hands, trump, bidder, leader, h, order, trick, guess, per_class,
                      max_nodes, progress=None):

@@ -2,7 +2,8 @@
 
 The same functions as :mod:`solver.klabberjass.engine`: :func:`solve`, :func:`value`,
 :func:`values` (a batch in one compiled call), :func:`move_values`, :func:`make`,
-:func:`all_tricks` and :func:`core`. Side 0 is the bidder, who plays against the
+:func:`all_tricks` and :func:`core`; :func:`pimc` makes one card-play decision over
+given worlds in one compiled call. Side 0 is the bidder, who plays against the
 coalition of every other seat (every opponent scores the same): he maximises his
 points, they minimise them.
 
@@ -24,7 +25,7 @@ from solver.carabin import _core as _carabin
 from solver.carabin.position import Position
 from solver.carabin.rules import POWER, RANK_POINTS, TRICK_ORDERS, card_points
 from solver.cards import CARDS, Card, card_str, in_notation_order, rank_of
-from solver.errors import RulesError, UsageError
+from solver.errors import IllegalPlayError, RulesError, UsageError
 from solver.limits import check_tt_mb
 
 DEFAULT_TT_MB = 32
@@ -255,6 +256,138 @@ def within(search, engine_core: _carabin.Core, deadline: float):  # type: ignore
         engine_core.set_time_limit(None)
 
 
+@dataclass(frozen=True)
+class PimcChoice:
+    """What one :func:`pimc` decision chose, and what it cost.
+
+    Attributes:
+        card: the chosen candidate.
+        index: its index among the candidates.
+        searches: worlds evaluated, summed over the candidates (those settled without a
+            search, by points already won or out of reach, included).
+        undecided: evaluations cut by the time limit.
+    """
+
+    card: int
+    index: int
+    searches: int
+    undecided: int
+
+
+def _alike(worlds: Sequence[Position]) -> list[list[int]]:
+    """The hands of each world (as for the core), once every world is checked to be a
+    Position of the same public state as the first: players, trump, bidder, leader,
+    hand in use, trick, trick order, and the mover's hand in use.
+
+    Raises:
+        UsageError: a world that is not a Position.
+        RulesError: no world, or worlds that differ in more than the hidden cards.
+    """
+    if not worlds:
+        raise RulesError("no worlds to decide over (expected at least one position)")
+    first = _checked(worlds[0])
+    if first.is_over:
+        raise RulesError(f'no card to play in "{first}" (play is over)')
+    me, h = first.to_move, first.hand
+    public = (first.players, first.trump, first.bidder, first.lead, h, first.trick,
+              first.trick_order, first.hands[me][h])  # fmt: skip
+    out = []
+    for i, w in enumerate(worlds):
+        _checked(w)
+        if (w.players, w.trump, w.bidder, w.lead, w.hand, w.trick, w.trick_order,
+                w.hands[me][h]) != public:  # fmt: skip
+            raise RulesError(
+                f'world {i} "{w}" is not the state of world 0 "{first}" with other hidden '
+                "cards (players, trump, bidder, leader, hand in use, trick, trick order and "
+                "the mover's hand in use must be the same)"
+            )
+        out.append([left for left, _ in w.hands] + [right for _, right in w.hands])
+    return out
+
+
+def pimc(
+    worlds: Sequence[Position],
+    candidates: Sequence[int],
+    target: int | None = None,
+    *,
+    lost: bool = False,
+    time_limit: float | None = None,
+    tt_mb: int | None = None,
+) -> PimcChoice:
+    """One card-play decision by perfect-information Monte Carlo, in one compiled call
+    (the GIL is released).
+
+    In each world the bidder's contract succeeds or fails (double dummy) once the mover
+    plays a candidate; the bidder wants it made, every other seat failed. Candidates are
+    evaluated one after another in the order given, each over the worlds in the order
+    given; a candidate is out as soon as it has failed in as many worlds as the best
+    candidate so far, and one that never fails ends the decision, so the first of the
+    candidates that fail in the fewest worlds is chosen. One transposition table serves
+    every world and candidate of the decision (an entry is used again only in the world
+    it was found in).
+
+    Args:
+        worlds: positions alike but for the cards hidden from the mover (his view,
+            drawn by the caller).
+        candidates: cards of the mover's hand in use, in the order that breaks ties.
+        target: the points the bidder must still take from these positions (the
+            unfinished trick included) to make his contract; None: a chelem, for which
+            he must take every remaining trick.
+        lost: (chelem) the bidder has already lost a trick: the chelem has failed.
+        time_limit: seconds a search; a world not decided by then counts as half a
+            failure for the candidate (None: no limit).
+        tt_mb: transposition table size in MB (default 32).
+
+    Returns:
+        The chosen candidate, with the worlds evaluated and those left undecided.
+
+    Raises:
+        UsageError: a world that is not a Position, or a bad ``tt_mb``.
+        RulesError: no world, worlds of different public states, a finished position,
+            no candidate, a candidate given twice, or a time limit not above 0.
+        IllegalPlayError: a candidate that is not in the mover's hand in use.
+        KeyboardInterrupt: the decision was interrupted (Ctrl-C).
+
+    The bidder leads his last two cards, the ace of trumps and the queen of diamonds;
+    the king of trumps (3 points) is hidden with one of the others, and whoever holds it
+    trumps the queen. Of the 9 points left he takes 4 (the ace) in every world:
+
+    >>> from solver.carabin import Position
+    >>> worlds = [Position.parse(f"trump=S bidder=0 lead=0 next=R 0=.../A..Q. {hidden} "
+    ...                          "order=left_then_right")
+    ...           for hidden in ("1=.../K..2. 2=.../.8.3.", "1=.../.8.3. 2=.../K..2.")]
+    >>> moves = worlds[0].legal_moves()
+    >>> [card_str(c) for c in moves]
+    ['AS', 'QD']
+    >>> c = pimc(worlds, moves, 4)  # the ace makes 4 points in both worlds: chosen at once
+    >>> card_str(c.card), c.searches
+    ('AS', 2)
+    >>> c = pimc(worlds, moves, 5)  # every card fails everywhere: the first is kept
+    >>> card_str(c.card), c.searches
+    ('AS', 4)
+    """
+    hands = _alike(worlds)
+    first = worlds[0]
+    cards = list(candidates)
+    if not cards:
+        raise RulesError("no candidate cards (expected at least one)")
+    legal = first.legal_set()
+    for c in cards:
+        if not isinstance(c, int) or not 0 <= c < 64 or not legal >> c & 1:
+            first.step(c)  # raises the game's message (IllegalPlayError, NotationError)
+            raise IllegalPlayError(f"candidate {c!r} is not a card of the mover")
+    if len(set(cards)) != len(cards):
+        raise RulesError(f"candidates {[card_str(c) for c in cards]} name a card twice")
+    if time_limit is not None and not time_limit > 0:
+        raise RulesError(f"invalid time_limit {time_limit} (seconds, more than 0)")
+    n, _, trump, bidder, lead, h, order, trick = _args(first)
+    i, searches, undecided = core(tt_mb).pimc(
+        n, hands, trump, bidder, lead, h, order, trick, cards,
+        target is None, 0 if target is None else max(-1, min(target, 1000)), lost, time_limit,
+    )  # fmt: skip
+    return PimcChoice(cards[i], i, searches, undecided)
+
+
 def _solve_within(position: Position, moves: bool, tt_mb: int | None, seconds: float) -> Result:
     """:func:`solve` within ``seconds``: the exact answer, or proven bounds."""
     deadline = time.monotonic() + seconds
@@ -321,12 +454,14 @@ def solve(
 
 __all__ = [
     "DEFAULT_TT_MB",
+    "PimcChoice",
     "Result",
     "all_tricks",
     "bounds",
     "core",
     "make",
     "move_values",
+    "pimc",
     "solve",
     "value",
     "values",

@@ -5,7 +5,8 @@
  * order for that suit, which depends on the trump), and searched with alpha-beta
  * (principal-variation search at the leads) on E's card points, a transposition table
  * at trick boundaries (bounds and best lead), pruning of equivalent and dominated
- * cards, and move ordering. The last two tricks are solved by enumeration.
+ * cards, and move ordering. The last three tricks are solved by enumeration (the first
+ * of them through the table).
  *
  * The card rules (trick order and points of plain and trump cards) are not written
  * here: the binding hands over the tables of solver/klabberjass/rules.py
@@ -333,6 +334,48 @@ static int kj_end2(const kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int re
     return best;
 }
 
+/* E's points from a trick boundary with three cards in each hand, fail-soft in the
+ * window (alpha, beta): every lead and every legal reply, then the last two tricks by
+ * kj_end2 (one node in all, as a two-card position is). Cheaper than the general
+ * search there, whose pruning of equivalent cards and move ordering do not pay for
+ * themselves on so few cards; its result goes to the table as the general search's
+ * would. */
+static int kj_end3(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int rem, int alpha, int beta)
+{
+    int f = 1 - leader, maximizing = leader == 0;
+    uint32_t hl = leader ? hD : hE, hf = leader ? hE : hD;
+    int best = maximizing ? -KJ_INF : KJ_INF;
+    for (uint32_t ml = hl; ml; ml &= ml - 1) {
+        int a = kj_ctz(ml);
+        /* the follower's best reply to a, cut off once the leader has better */
+        int reply = maximizing ? KJ_INF : -KJ_INF, lo = alpha, hi = beta;
+        for (uint32_t mf = kj_replies(c, hf, a); mf; mf &= mf - 1) {
+            int b = kj_ctz(mf);
+            int w = kj_beats(c, a, b) ? f : leader;
+            int p = c->pts[a] + c->pts[b];
+            uint32_t out = ~((1u << a) | (1u << b));
+            int v = (w == 0 ? p : 0) + kj_end2(c, hE & out, hD & out, w, rem - p);
+            if (maximizing) {
+                if (v < reply) reply = v;
+                if (reply < hi) hi = reply;
+            } else {
+                if (v > reply) reply = v;
+                if (reply > lo) lo = reply;
+            }
+            if (lo >= hi) break;
+        }
+        if (maximizing) {
+            if (reply > best) best = reply;
+            if (best > alpha) alpha = best;
+        } else {
+            if (reply < best) best = reply;
+            if (best < beta) beta = best;
+        }
+        if (alpha >= beta) break;
+    }
+    return best;
+}
+
 /* E's points from a position where `leader` has led `lc` (already out of his hand);
  * rem = points of both hands + lc + last-trick bonus. */
 TL_DISPATCH static int kj_follow(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int lc, int rem, int alpha, int beta)
@@ -400,6 +443,12 @@ TL_DISPATCH static int kj_lead(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, 
         if (lo > alpha) alpha = lo;
         if (hi < beta) beta = hi;
         ttbest = (int)e->best - 1;
+    }
+    if (ncards == 6) {
+        int a0 = alpha, b0 = beta, v = kj_end3(c, hE, hD, leader, rem, alpha, beta);
+        tl_bounds_update(a0, b0, v, &lo, &hi);
+        kj_tt_put(bucket, key, tag, c->age, ncards, lo, hi, -1);
+        return v;
     }
     uint32_t reps = kj_lead_reps(c, hl, hf);
     int moves[9], scores[9], n = 0;
@@ -624,6 +673,39 @@ static void kj_sample(uint64_t pool, int need, int count, uint64_t seed, uint64_
             a[i] = a[j];
             a[j] = t;
             h |= 1ull << a[i];
+        }
+        out[w] = h;
+    }
+}
+
+/* The index of the j-th lowest card of m (j < popcount(m)). */
+static inline int kj_nth(uint64_t m, int j)
+{
+    while (j--) m &= m - 1;
+    return tl_ctz64(m);
+}
+
+/* Worlds of an earlier decision carried to a later one of the same player: each of
+ * the `count` sets in[w] keeps its cards that are still in `pool` (the cards the other
+ * hand may now hold) and is brought to `need` cards by removing cards of it drawn
+ * uniformly one at a time, or adding cards of the rest of the pool drawn uniformly
+ * one at a time, from `seed`.
+ *
+ * If in[w] was a uniform set of the earlier pool and `pool` is a subset of it, the
+ * result is a uniform set of `need` cards of `pool`: any permutation of `pool` (the
+ * earlier pool's other cards fixed) leaves the law of in[w] unchanged and commutes
+ * with the steps above, so the law of the result is invariant under every
+ * permutation of `pool`, and those reach every set of `need` of its cards. */
+static void kj_carry(const uint64_t *in, int count, uint64_t pool, int need, uint64_t seed, uint64_t *out)
+{
+    uint64_t s = seed;
+    for (int w = 0; w < count; w++) {
+        uint64_t h = in[w] & pool;
+        int n = tl_popc64(h);
+        for (; n > need; n--) h &= ~(1ull << kj_nth(h, kj_below(&s, n)));
+        for (; n < need; n++) {
+            uint64_t rest = pool & ~h;
+            h |= 1ull << kj_nth(rest, kj_below(&s, tl_popc64(rest)));
         }
         out[w] = h;
     }

@@ -6,6 +6,7 @@ from typing import Any
 MAX_MEGABYTES: int
 
 def sample_hands(pool: int, need: int, count: int, seed: int) -> list[int]: ...
+def carry_hands(worlds: Sequence[int], pool: int, need: int, seed: int) -> list[int]: ...
 
 class Core:
     def __init__(

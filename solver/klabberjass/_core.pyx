@@ -37,6 +37,8 @@ cdef extern from "_core.h" nogil:
               int *cards, int *value)
     int KJ_PIMC_MAX_WORLDS
     void kj_sample(uint64_t pool, int need, int count, uint64_t seed, uint64_t *out)
+    void kj_carry(const uint64_t *worlds, int count, uint64_t pool, int need, uint64_t seed,
+                  uint64_t *out)
     int kj_pimc(kj_ctx *c, uint64_t mine, uint64_t known, uint64_t pool, int need, int count,
                 uint64_t seed, const uint64_t *preset, int trump, int leader, int trick,
                 int bonus, const int *cands, int k, int exact, int *values, long *sums,
@@ -151,6 +153,36 @@ def sample_hands(pool, need, count, seed):
         return [out[i] for i in range(k)]
     finally:
         free(out)
+
+
+def carry_hands(worlds, pool, need, seed):
+    """The card sets ``worlds`` carried to a smaller ``pool``: each keeps its cards of
+    ``pool`` and is brought to ``need`` cards by removing its cards, or adding cards of
+    the rest of ``pool``, drawn uniformly one at a time from ``seed`` (a 64-bit int).
+
+    If each world was a uniform set of an earlier pool that holds ``pool``, each result
+    is a uniform set of ``need`` cards of ``pool``, as :func:`sample_hands` draws them
+    (kj_carry in _core.h says why).
+    """
+    cdef uint64_t p = _u64(pool, "pool")
+    cdef int n = _cint(need, "need", 0, 64, "0..64")
+    cdef uint64_t s = _u64(seed, "seed")
+    cdef list given = [_u64(x, "worlds") for x in worlds]
+    cdef int k = len(given), i
+    if k > KJ_PIMC_MAX_WORLDS:
+        raise ValueError(f"{k} worlds (at most {KJ_PIMC_MAX_WORLDS})")
+    if n > bin(p).count("1"):
+        raise ValueError(f"need {n} cards from a pool of {bin(p).count('1')}")
+    cdef uint64_t *buf = <uint64_t *>malloc(2 * max(k, 1) * sizeof(uint64_t))
+    if buf is NULL:
+        raise MemoryError()
+    try:
+        for i in range(k):
+            buf[i] = given[i]
+        kj_carry(buf, k, p, n, s, buf + k)
+        return [buf[k + i] for i in range(k)]
+    finally:
+        free(buf)
 
 
 cdef class Core:

@@ -349,3 +349,55 @@ def test_carabin_sure_chelem_is_made_and_hopeless_contract_fails():
     deal = CDeal.parse("0=AKQJ.../T987... 1=6543.../2...AKQ 2=.AKQJ../.T987.. turn=6H")
     assert play_carabin(deal, Contract(0, 0, True), [CarabinPimc(3, seed=1)] * 3).made
     assert not play_carabin(deal, Contract(1, 0), [CarabinPimc(3, seed=1)] * 3).made
+
+
+def carabin_random_states(count: int, seed: int):
+    """(state, samples, seed) for ``count`` decisions: 3 to 6 players, any number of
+    cards played (often inside a trick), a third of them chelem contracts."""
+    rng = random.Random(seed)
+    for i in range(count):
+        players = 3 + i % 4
+        # deals of 5 and 6 players from a few tricks in: a full one can take minutes
+        first = 0 if players < 5 else 2 * players
+        cards = rng.randrange(first, 8 * players)
+        state = carabin_state(rng.getrandbits(32), players, cards, rng.getrandbits(32), i % 3 == 0)
+        yield state, rng.randrange(1, 21), rng.getrandbits(32)
+
+
+def test_carabin_compiled_decision_is_the_python_loop():
+    # the same choice, worlds evaluated and undecided searches as the loop in Python
+    for state, samples, seed in carabin_random_states(160, 1):
+        fast = CarabinPimc(samples, seed=seed)
+        slow = CarabinPimc(samples, seed=seed, compiled=False)
+        assert fast.choose(state) == slow.choose(state), str(state.position)
+        assert fast.stats == slow.stats, str(state.position)
+
+
+def test_carabin_compiled_decision_counts_undecided_as_the_python_loop():
+    # a time limit that has passed before a search starts: every search is undecided,
+    # half a failure, in both
+    undecided = 0
+    for state, samples, seed in carabin_random_states(24, 2):
+        fast = CarabinPimc(samples, seed=seed, time_limit=1e-9)
+        slow = CarabinPimc(samples, seed=seed, time_limit=1e-9, compiled=False)
+        assert fast.choose(state) == slow.choose(state), str(state.position)
+        assert fast.stats == slow.stats, str(state.position)
+        undecided += fast.stats.undecided
+    assert undecided > 0
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_carabin_compiled_play_is_the_python_play(players):
+    # whole contracts (a chelem in four), card for card
+    rng = random.Random(players)
+    for i in range(24):
+        deal = CDeal.random(players=players, rng=rng)
+        contract = Contract(rng.randrange(players), suit_of(deal.turn), i % 4 == 3)
+        played, stats = [], []
+        for compiled in (True, False):
+            policies = [
+                CarabinPimc(20, seed=players * i + s, compiled=compiled) for s in range(players)
+            ]
+            played.append(play_carabin(deal, contract, policies))
+            stats.append([p.stats for p in policies])
+        assert played[0] == played[1] and stats[0] == stats[1], str(deal)

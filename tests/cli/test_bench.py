@@ -69,6 +69,7 @@ REALPLAY_KEYS = {
     "seed",
     "rules",
     "samples",
+    "persist",
     "contracts",
     "median_ms",
     "mean_ms",
@@ -121,6 +122,29 @@ def test_bench_realplay_counts_are_those_of_the_study_play(cli):
         decisions += policy.stats.decisions
     assert report["decisions_per_contract"] == round(decisions / len(table), 2)
     assert json.loads(cli(*argv)[1])["decisions_per_contract"] == report["decisions_per_contract"]
+
+
+def test_bench_pimc_with_and_without_persistent_worlds(cli):
+    argv = ["bench", "klabberjass", "--what", "pimc", "--deals", "2", "--seed", "4", "--json"]
+    reports = []
+    for extra in ([], ["--persist"]):
+        status, out, err = cli(*argv, *extra)
+        assert status == 0 and err == ""
+        (report,) = json_lines(out)
+        assert report["what"] == "pimc" and report["persist"] == bool(extra)
+        assert 0 < report["median_ms"] <= report["max_ms"] and report["cpu_ms_per_contract"] > 0
+        assert 0 < report["decisions_per_contract"] <= 17 and report["nodes_per_contract"] > 0
+        reports.append(report)
+    # the same cards are searched on other worlds: the same first decision, other nodes
+    assert reports[0]["nodes_per_contract"] != reports[1]["nodes_per_contract"]
+    status, out, _ = cli("bench", "klabberjass", "--what", "realplay", "--deals", "1", "--persist")
+    assert status == 0 and "persistent worlds" in out
+
+
+@pytest.mark.parametrize("what", [["--what", "table"], [], ["--what", "advice"]])
+def test_bench_persist_goes_with_pimc_and_realplay(cli, what):
+    status, out, err = cli("bench", "klabberjass", *what, "--deals", "1", "--persist")
+    assert_one_error_line(status, out, err, "--persist")
 
 
 def test_bench_realplay_readable(cli):

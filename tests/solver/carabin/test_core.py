@@ -261,6 +261,73 @@ def test_bad_positions_are_refused(method: str, args: tuple, error: type, match:
         getattr(core, method)(*args, *extra)
 
 
+@pytest.mark.parametrize(("args", "error", "match"), BAD_POSITIONS)
+def test_bad_pimc_positions_are_refused(args: tuple, error: type, match: str) -> None:
+    n, hands, *rest = args
+    # the lowest card of the mover's hand in use when there is one
+    try:
+        held = hands[rest[3] * n + (rest[2] + len(rest[5])) % n]
+        cand = (held & -held).bit_length() - 1 if held > 0 else QS
+    except (TypeError, IndexError):
+        cand = QS
+    call = (n, [hands], *rest, [cand], False, 1, False, None)
+    if error is None:
+        carabin.core().pimc(*call)
+        return
+    with pytest.raises((error, ValueError), match=f"{match}|not in the mover's hand"):
+        carabin.core().pimc(*call)
+
+
+def GOOD_PIMC(**change: object) -> tuple:
+    """Core.pimc of GOOD's position as its one world, the ace its candidate."""
+    args = {"n": 3, "worlds": [GOOD[1]], "trump": 1, "bidder": 0, "leader": 0, "h": 0,
+            "order": 0, "trick": [], "candidates": [AS], "chelem": False, "target": 1,
+            "lost": False, "time_limit": None}  # fmt: skip
+    args.update(change)
+    return tuple(args.values())
+
+
+@pytest.mark.parametrize(
+    ("change", "error", "match"),
+    [
+        ({"worlds": []}, ValueError, "0 worlds"),
+        ({"worlds": 5}, TypeError, "sequences"),
+        ({"worlds": [GOOD[1], 5]}, TypeError, "each world must be a sequence"),
+        ({"worlds": [GOOD[1], GOOD[1][:4]]}, ValueError, "world 1: 4 hands for 3 players"),
+        ({"worlds": [GOOD[1], [1 << AS, 1 << AS, 1 << QS, 0, 0, 0]]}, ValueError, "world 1: .*twice"),
+        ({"worlds": [GOOD[1], [1 << AH, 1 << KS, 1 << QS, 0, 0, 0]]}, ValueError,
+         "world 1: the mover's hand"),
+        ({"candidates": []}, ValueError, "0 candidates"),
+        ({"candidates": [AS] * 5}, ValueError, "5 candidates"),
+        ({"candidates": [AS, AS]}, ValueError, "given twice"),
+        ({"candidates": [KS]}, ValueError, "not in the mover's hand"),
+        ({"candidates": [64]}, ValueError, "candidates"),
+        ({"target": 1 << 40}, ValueError, "target"),
+        ({"time_limit": -1}, ValueError, "time limit"),
+        ({"time_limit": float("inf")}, ValueError, "time limit"),
+    ],
+)  # fmt: skip
+def test_bad_pimc_arguments_are_refused(change: dict, error: type, match: str) -> None:
+    with pytest.raises(error, match=match):
+        carabin.core().pimc(*GOOD_PIMC(**change))
+
+
+def test_pimc_of_one_world_is_the_make_probe_of_each_card() -> None:
+    # two candidates in one world: the second is searched only when the first fails
+    p = Position.parse("trump=H bidder=0 lead=0 next=L 0=A..3./... 1=K.2../... "
+                       "2=Q...2/... order=left_then_right")  # fmt: skip
+    first, second = p.legal_moves()
+    for target in range(-1, p.points_left() + 2):
+        made = []
+        for card in (first, second):
+            child, winner, pts = p.step(card)
+            made.append(carabin.make(child, target - (pts if winner == 0 else 0)))
+        want = (0, 1) if made[0] else (int(made[1]), 2)
+        n, hands, *rest = _args(p)
+        got = carabin.core().pimc(n, [hands], *rest, [first, second], False, target, False, None)
+        assert got == (*want, 0), target
+
+
 def test_guess_and_target_are_ints() -> None:
     core = carabin.core()
     assert core.value(*GOOD, 10**6) == core.value(*GOOD, -(10**6)) == 9

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from solver import carabin
 from solver.carabin import TRICK_ORDERS, Deal, Position
 from solver.carabin.table import deal_table
-from solver.cards import card_str, suit_of
+from solver.cards import card_count, card_str, cards_of, suit_of
+from solver.errors import IllegalPlayError, RulesError, UsageError
 from solver.reference import carabin_all_tricks as ref_all_tricks
 from solver.reference import carabin_moves, carabin_points
 
@@ -165,6 +166,164 @@ def test_stop_interrupts_a_long_search():
     with pytest.raises(KeyboardInterrupt):
         carabin.value(p)
     timer.join()
+    # the context is usable afterwards
+    q = Position.parse("trump=S bidder=0 lead=1 next=R 0=.../A... 1=.../K... 2=.../.3..")
+    assert carabin.value(q) == 7
+
+
+# ---------------------------------------------------------------- PIMC decisions
+
+
+def redealt(p: Position, order: list[int]) -> Position:
+    """``p`` with the cards of every seat but the mover's dealt again in ``order`` (a
+    permutation of them), each hand keeping its size: a world of the mover's view."""
+    me = p.to_move
+    hidden = [c for s, pair in enumerate(p.hands) if s != me for h in pair for c in cards_of(h)]
+    cards = [hidden[i] for i in order]
+    hands, i = [], 0
+    for s, pair in enumerate(p.hands):
+        if s == me:
+            hands.append(pair)
+            continue
+        new = []
+        for h in pair:
+            size = card_count(h)
+            new.append(sum(1 << c for c in cards[i : i + size]))
+            i += size
+        hands.append((new[0], new[1]))
+    return Position(p.trump, p.bidder, p.lead, p.hand, tuple(hands), p.trick, p.trick_order)
+
+
+def reference_pimc(
+    worlds: list[Position], cands: list[int], target: int | None, lost: bool
+) -> tuple[int, int]:
+    """(chosen card, evaluations) the slow way: every card in every world by the
+    reference minimax, the first card of the fewest failures for the mover's side; the
+    evaluations are those of the documented early stops."""
+    p = worlds[0]
+    bidder_moves = p.to_move == p.bidder
+    fails = {}
+    for card in cands:
+        row = []
+        for w in worlds:
+            child, winner, pts = w.step(card)
+            if target is None:
+                ok = not lost and winner in (None, p.bidder) and ref_all_tricks(child)
+            else:
+                won = pts if winner == p.bidder else 0
+                ok = won + carabin_points(child)[0] >= target
+            row.append(ok != bidder_moves)
+        fails[card] = row
+    best, best_fails, searches = None, 0, 0
+    for card in cands:
+        total = 0
+        for f in fails[card]:
+            searches += 1
+            total += f
+            if best is not None and total >= best_fails:
+                break
+        else:
+            best, best_fails = card, total
+            if total == 0:
+                break
+    assert best == min(cands, key=lambda c: (sum(fails[c]), cands.index(c)))
+    return best, searches
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+@settings(max_examples=80)
+@given(data=st.data())
+def test_pimc_decision_matches_reference(players, data):
+    check_pimc_against_reference(data, players)
+
+
+@settings(max_examples=20)  # the reference is slow at 6 players
+@given(data=st.data())
+def test_pimc_decision_matches_reference_six_players(data):
+    check_pimc_against_reference(data, 6)
+
+
+def check_pimc_against_reference(data, players: int) -> None:
+    p = data.draw(positions(players))
+    if p.is_over:
+        return
+    size = sum(card_count(h) for s, pair in enumerate(p.hands) if s != p.to_move for h in pair)
+    count = data.draw(st.integers(1, 5))
+    worlds = [p] + [redealt(p, data.draw(st.permutations(range(size)))) for _ in range(count)]
+    cands = data.draw(st.permutations(p.legal_moves()))
+    chelem = data.draw(st.booleans())
+    target = None if chelem else data.draw(st.integers(-1, p.points_left() + 1))
+    lost = chelem and data.draw(st.booleans())
+    got = carabin.engine.pimc(worlds, cands, target, lost=lost)
+    assert (got.card, got.searches) == reference_pimc(worlds, cands, target, lost), str(p)
+    assert got.index == cands.index(got.card) and got.undecided == 0
+
+
+def test_pimc_counts_a_search_cut_by_the_time_limit_as_undecided():
+    # a limit that has passed before any search starts: every world that needs one is
+    # undecided, half a failure; those settled by the points are not
+    d = Deal.random(players=4, seed=3)
+    p = d.position(bidder=0, trump=suit_of(d.turn))
+    cands = p.legal_moves()
+    total = p.points_left()
+    got = carabin.engine.pimc([p], cands, total // 2, time_limit=1e-9)
+    assert (got.card, got.searches, got.undecided) == (cands[0], len(cands), len(cands))
+    assert carabin.engine.pimc([p], cands, 0, time_limit=1e-9).undecided == 0  # made already
+    out_of_reach = carabin.engine.pimc([p], cands, total + 1, time_limit=1e-9)
+    assert out_of_reach.undecided == 0 and out_of_reach.searches == len(cands)
+    # the bidder wins the last trick: the chelem is made, with nothing left to search
+    last = Position.parse(
+        "trump=S bidder=0 lead=1 next=R 0=.../A... 1=.../... 2=.../... trick=KS,3H"
+    )
+    made = carabin.engine.pimc([last], last.legal_moves(), None, time_limit=1e-9)
+    assert (made.searches, made.undecided) == (1, 0)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        (lambda p, c: carabin.engine.pimc([], c, 1), RulesError, "no worlds"),
+        (lambda p, c: carabin.engine.pimc([str(p)], c, 1), UsageError, "expected a Carabin Position"),
+        (lambda p, c: carabin.engine.pimc([p], [], 1), RulesError, "no candidate"),
+        (lambda p, c: carabin.engine.pimc([p], [c[0], c[0]], 1), RulesError, "twice"),
+        (lambda p, c: carabin.engine.pimc([p], [p.hands[0][0] & -p.hands[0][0]], 1), IllegalPlayError,
+         "may not be played"),
+        (lambda p, c: carabin.engine.pimc([p], c, 1, time_limit=0), RulesError, "time_limit"),
+        (lambda p, c: carabin.engine.pimc([p, p.play(c[0])], c, 1), RulesError, "is not the state"),
+        (lambda p, c: carabin.engine.pimc([p], c, 1, tt_mb=0), UsageError, "tt_mb"),
+    ],
+)  # fmt: skip
+def test_bad_pimc_arguments_are_refused(call, error, match):
+    p = Position.parse("trump=H bidder=2 lead=1 next=L 0=.5..J/6.J.. 1=KJ.../A4... 2=Q..A./..K8.")
+    with pytest.raises(error, match=match):
+        call(p, p.legal_moves())
+    over = Position.parse("trump=S bidder=0 lead=0 next=L 0=.../... 1=.../... 2=.../...")
+    with pytest.raises(RulesError, match="play is over"):
+        carabin.engine.pimc([over], [0], 1)
+
+
+def test_stop_interrupts_a_pimc_decision_and_a_time_limit_bounds_it():
+    n, seed, bidder = HARD
+    d = Deal.random(players=n, seed=seed)
+    p = d.position(bidder=bidder, trump=suit_of(d.turn))
+    target = 7  # a make probe of seconds
+    core = carabin.core()
+    core.clear()
+    timer = threading.Timer(0.3, core.stop)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        carabin.engine.pimc([p], p.legal_moves(), target)
+    timer.join()
+    # the core's own time limit, without the decision's: TimeoutError
+    core.set_time_limit(0.2)
+    try:
+        with pytest.raises(TimeoutError):
+            carabin.engine.pimc([p], p.legal_moves(), target)
+    finally:
+        core.set_time_limit(None)
+    # the decision's time limit: the world is undecided, half a failure for each card
+    got = carabin.engine.pimc([p], p.legal_moves(), target, time_limit=0.2)
+    assert got.undecided >= 1 and got.card in p.legal_moves()
     # the context is usable afterwards
     q = Position.parse("trump=S bidder=0 lead=1 next=R 0=.../A... 1=.../K... 2=.../.3..")
     assert carabin.value(q) == 7

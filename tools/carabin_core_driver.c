@@ -1,0 +1,112 @@
+/* Solve the deals dumped by carabin_core_driver.py with the Carabin core, no Python.
+ *
+ *     carabin_core_driver exact|make|both [seconds] < deals.txt
+ *
+ * One line a search: deal number, what, answer, nodes, CPU ms; then a summary (nodes
+ * median, max, total; CPU ms median, max). The table is cleared before every search;
+ * a search that runs past `seconds` (default 60) prints '>'. The table has 32 MB, or
+ * CB_TT_MB from the environment; CB_WORLD=cards,after sets the single-world bounds
+ * (cb_set_world). Built with --stats (CB_STATS, the core patched with
+ * carabin_core_stats.patch) it prints where the nodes went, and each probe's nodes
+ * on stderr when CB_PROBES is set. */
+#include <stdio.h>
+#include <time.h>
+
+#include "_core.h"
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double cpu_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return 1e3 * t.tv_sec + 1e-6 * t.tv_nsec;
+}
+
+static void summary(const char *what, uint64_t *nodes, double *ms, int m, int over, unsigned crc)
+{
+    if (!m) return;
+    uint64_t total = 0;
+    for (int i = 0; i < m; i++) total += nodes[i];
+    qsort(nodes, m, sizeof *nodes, cmp_u64);
+    qsort(ms, m, sizeof *ms, cmp_d);
+    double cpu = 0;
+    for (int i = 0; i < m; i++) cpu += ms[i];
+    printf("%s: %d searches, nodes median %llu max %llu total %llu; cpu ms median %.3f max %.1f "
+           "total %.0f; over the limit %d; answers hash %08x\n",
+           what, m, (unsigned long long)nodes[m / 2], (unsigned long long)nodes[m - 1],
+           (unsigned long long)total, ms[m / 2], ms[m - 1], cpu, over, crc);
+}
+
+int main(int argc, char **argv)
+{
+    const char *what = argc > 1 ? argv[1] : "exact";
+    double limit = argc > 2 ? atof(argv[2]) : 60.0;
+    int do_exact = strcmp(what, "make") != 0, do_make = strcmp(what, "exact") != 0;
+    int power[16], points[16];
+    for (int i = 0; i < 16; i++)
+        if (scanf("%d", &power[i]) != 1) return 2;
+    for (int i = 0; i < 16; i++)
+        if (scanf("%d", &points[i]) != 1) return 2;
+    cb_ctx *c = cb_new(getenv("CB_TT_MB") ? (size_t)atoi(getenv("CB_TT_MB")) : 32);
+    cb_set_rules(c, power, points);
+    if (getenv("CB_WORLD")) {
+        int cards;
+        unsigned long long after;
+        if (sscanf(getenv("CB_WORLD"), "%d,%llu", &cards, &after) != 2) return 2;
+        cb_set_world(c, cards, after);
+    }
+    static uint64_t en[10000], mn[10000];
+    static double et[10000], mt[10000];
+    int ne = 0, nm = 0, eover = 0, mover = 0;
+    unsigned esum = 0, msum = 0;
+    for (int d = 0;; d++) {
+        int n;
+        if (scanf("%d", &n) != 1) break;
+        uint64_t hands[2 * CB_MAXP];
+        for (int i = 0; i < 2 * n; i++) {
+            unsigned long long x;
+            if (scanf("%llu", &x) != 1) return 2;
+            hands[i] = x;
+        }
+        int trump, bidder, leader, h, order, guess, total;
+        if (scanf("%d %d %d %d %d %d %d", &trump, &bidder, &leader, &h, &order, &guess, &total) != 7)
+            return 2;
+        for (int pass = 0; pass < 2; pass++) {
+            if (pass == 0 && !do_exact) continue;
+            if (pass == 1 && !do_make) continue;
+            cb_clear(c);
+            c->stop.deadline = limit > 0 ? tl_now() + limit : 0;
+            tl_stop_begin(&c->stop, 0);
+            uint64_t n0 = c->nodes;
+            double t0 = cpu_ms();
+            int v = pass == 0 ? cb_value(c, n, hands, trump, bidder, leader, h, order, NULL, 0, guess)
+                              : cb_make(c, n, hands, trump, bidder, leader, h, order, NULL, 0, total / 2 + 1);
+            double ms = cpu_ms() - t0;
+            uint64_t nodes = c->nodes - n0;
+            int over = c->stop.stopped;
+            c->stop.stopped = 0;
+            printf("#%d %s %d %llu %s%.3f\n", d, pass ? "make" : "exact", v, (unsigned long long)nodes,
+                   over ? ">" : "", ms);
+            if (pass == 0) { en[ne] = nodes; et[ne++] = ms; eover += over; esum = esum * 31 + (unsigned)v; }
+            else { mn[nm] = nodes; mt[nm++] = ms; mover += over; msum = msum * 31 + (unsigned)v; }
+        }
+        fflush(stdout);
+    }
+    summary("exact", en, et, ne, eover, esum);
+    summary("make", mn, mt, nm, mover, msum);
+    cb_free(c);
+#ifdef CB_STATS
+    cb_stats_print();
+#endif
+    return 0;
+}

@@ -1,0 +1,93 @@
+"""The Carabin core without Python: dump bench deals as the core's arguments, and a C
+driver (``carabin_core_driver.c``) that solves them, for callgrind and node counts.
+
+    python tools/carabin_core_driver.py dump --players 4 --seed 101 --deals 200 > p4.txt
+    python tools/carabin_core_driver.py build          # -> build/carabin_core_driver
+    build/carabin_core_driver exact < p4.txt           # one line a deal, then a summary
+    python tools/carabin_core_driver.py build --march x86-64-v2   # valgrind: no AVX-512
+    valgrind --tool=callgrind build/carabin_core_driver exact < p4.txt
+    python tools/carabin_core_driver.py build --stats  # -> build/carabin_core_stats
+    CB_PROBES=1 build/carabin_core_stats exact < p4.txt
+
+``--stats`` builds the core patched with ``tools/carabin_core_stats.patch`` (counters:
+boundaries by how they were settled, nodes inside tricks, cuts by the card that made
+them, completed tricks equal up to ranks to an earlier one from the same boundary);
+the patch applies to the core of the commit that added it.
+
+The deals are those of ``tools/carabin_nodes.py bench`` (and ``tricklab bench
+carabin``): the same generator, random bidder, the turn-up suit trump, seat 0 leads.
+The driver clears the table before each search and prints the answer and the nodes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # this checkout first
+
+from solver.carabin import engine  # noqa: E402
+from solver.carabin.deal import Deal  # noqa: E402
+from solver.carabin.rules import POWER, RANK_POINTS  # noqa: E402
+from solver.cards import suit_of  # noqa: E402
+
+
+def dump(players: int, seed: int, deals: int) -> None:
+    """One line a deal: the rules' tables once, then n, 2n hands, trump, bidder, leader,
+    h, order, guess, points in play."""
+    print(" ".join(map(str, POWER)))
+    print(" ".join(map(str, RANK_POINTS)))
+    rng = random.Random(seed)
+    for _ in range(deals):
+        d = Deal.random(players=players, rng=rng)
+        bidder = rng.randrange(players)
+        start = d.position(bidder=bidder, trump=suit_of(d.turn), trick_order="alternate")
+        n, hands, trump, b, lead, h, order, _trick = engine._args(start)
+        guess = engine._guess(start)
+        fields = [n, *hands, trump, b, lead, h, order, guess, d.points_in_play]
+        print(" ".join(map(str, fields)))
+
+
+def build(out: Path, stats: bool, march: str) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    core = ROOT / "solver" / "carabin"
+    flags = []
+    if stats:
+        core = out.parent / "carabin_stats"
+        core.mkdir(exist_ok=True)
+        shutil.copy(ROOT / "solver" / "carabin" / "_core.h", core / "_core.h")
+        patch = ROOT / "tools" / "carabin_core_stats.patch"
+        subprocess.run(["patch", "-s", "-p3", "-d", str(core), "-i", str(patch)], check=True)
+        flags = ["-DCB_STATS"]
+    cmd = [
+        "gcc", "-O3", f"-march={march}", "-g", *flags, "-o", str(out),
+        str(ROOT / "tools" / "carabin_core_driver.c"),
+        f"-I{core}", f"-I{ROOT / 'solver' / '_c'}",
+    ]  # fmt: skip
+    subprocess.run(cmd, check=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("verb", choices=("dump", "build"))
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=101)
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--out", default=None, help="build: the program (default under build/)")
+    parser.add_argument("--stats", action="store_true", help="build: the counting core")
+    parser.add_argument("--march", default="native", help="build: gcc -march (default native)")
+    args = parser.parse_args()
+    if args.verb == "dump":
+        dump(args.players, args.seed, args.deals)
+    else:
+        name = "carabin_core_stats" if args.stats else "carabin_core_driver"
+        build(Path(args.out or ROOT / "build" / name), args.stats, args.march)
+
+
+if __name__ == "__main__":
+    main()
