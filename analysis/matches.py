@@ -52,12 +52,14 @@ schmeiss) are simulated.
 duplicate, policies that differ only by their card play compare the card play.
 
 **Carabin** (3-6 players, :func:`carabin_match`). Policies of
-:mod:`analysis.bidding.carabin` (``derived``, ``thumb``, ``always``) are dealt to the
-players in turn (``policies="derived,thumb"`` with 4 players: players 0 and 2 derived,
-1 and 3 thumb). Play is ``dd`` (default: the make probe and the chelem search decide
+:mod:`analysis.bidding.carabin` (``derived``, ``realplay``, ``realplay-name``, ``thumb``,
+``always``) are dealt to the players in turn (``policies="derived,thumb"`` with 4
+players: players 0 and 2 derived, 1 and 3 thumb). Play is ``dd`` (default: the make probe and the chelem search decide
 the contract, exactly what double-dummy play gives) or ``pimc`` (PIMC card by card
 from each seat's view, :class:`analysis.play.CarabinPimc`: each card by how often the
-contract is made or failed over the worlds, not by points).
+contract is made or failed over the worlds, not by points). With ``inference`` some
+players read the auction in that play (:class:`analysis.play.CarabinInference`: their
+worlds agree with every call heard under the seats' policies, public in a match).
 
 The studies ``klabberjass-matches`` and ``carabin-matches`` run matches through the
 study runner (one row per match; ``--deals`` is the number of matches).
@@ -78,7 +80,7 @@ from typing import Any
 
 import numpy as np
 
-from analysis.bidding.carabin import POLICIES, auction, contract_result
+from analysis.bidding.carabin import POLICIES, auction_bidding, contract_result
 from analysis.bidding.equilibrium import (
     Classifier,
     DealArrays,
@@ -100,6 +102,7 @@ from analysis.bidding.sinking_realplay import BellaDecision, SinkingRule, publis
 from analysis.play import (
     Auction,
     AuctionInference,
+    CarabinInference,
     CarabinPimc,
     DoubleDummy,
     Pimc,
@@ -108,6 +111,7 @@ from analysis.play import (
     play_deal,
 )
 from analysis.studies import read_manifest, read_study
+from solver.carabin import Bidding
 from solver.carabin import Deal as CDeal
 from solver.carabin import Match as CGame
 from solver.carabin import Rules as CRules
@@ -835,15 +839,37 @@ class CarabinMatch:
     deals: int
     bids: tuple[int, ...]
     made: tuple[int, ...]
+    #: per player who read the auction: (decisions inferred, candidate worlds drawn,
+    #: kept, fallbacks to unconditioned worlds) over the game; zeros for the others
+    inference: tuple[tuple[int, int, int, int], ...] = ()
 
 
-def carabin_play_pimc(deal, contract, samples: int, rng: random.Random) -> bool:
+def carabin_play_pimc(
+    deal,
+    contract,
+    samples: int,
+    rng: random.Random,
+    inference: Sequence[CarabinInference | None] | None = None,
+    auction: Bidding | None = None,
+    stats: list[Stats] | None = None,
+) -> bool:
     """Whether the contract is made when every seat plays by PIMC
     (:class:`analysis.play.CarabinPimc`: made or failed in each world, the bidder for
-    it, the others against it), the worlds' seeds drawn from ``rng``."""
+    it, the others against it), the worlds' seeds drawn from ``rng``.
 
-    policy = CarabinPimc(samples, seed=rng)
-    return play_carabin(deal, contract, [policy] * deal.players).made
+    ``inference[s]``: how seat ``s`` reads ``auction`` (None: he ignores it); the seats'
+    :class:`analysis.play.Stats` are appended to ``stats`` when given. Every seat draws
+    its worlds' seeds from the one stream, in the order of the decisions, whoever reads."""
+
+    if inference is None or not any(inference):
+        policy = CarabinPimc(samples, seed=rng)
+        pols = [policy] * deal.players
+    else:
+        pols = [CarabinPimc(samples, seed=rng, inference=inf) for inf in inference]
+    made = play_carabin(deal, contract, pols, auction=auction).made
+    if stats is not None:
+        stats.extend(p.stats for p in pols)
+    return made
 
 
 class CarabinBoards(_Seeds):
@@ -872,13 +898,16 @@ def carabin_match(
     samples: int = 4,
     max_deals: int = 500,
     boards: CarabinBoards | None = None,
+    reads: Sequence[bool] | None = None,
 ) -> CarabinMatch:
     """A Carabin game to 10 between players ``0 .. N-1`` (``policies[p]`` is player p's).
 
     Player ``N-1`` deals first, so player 0 is eldest in the first deal; the deal passes
     to the left (:class:`solver.carabin.Match`). ``boards`` (:class:`CarabinBoards`)
     gives the deals and their play streams (``rng`` is then unused); None draws them
-    from ``rng``.
+    from ``rng``. ``reads[p]``: player ``p`` reads the auction in PIMC card play
+    (:class:`analysis.play.CarabinInference`, knowing every seat's bidding policy: in a
+    match the policies are public).
     """
 
     n = len(policies)
@@ -886,6 +915,7 @@ def carabin_match(
         raise ValueError(f"boards for {boards.players} players in a game of {n}")
     game = CGame(CRules(players=n))
     bids, made = [0] * n, [0] * n
+    inferred = [[0, 0, 0, 0] for _ in range(n)]
     deals = 0
     while not game.is_over and deals < max_deals:
         if boards is None:
@@ -894,12 +924,22 @@ def carabin_match(
         else:
             deal, deal_rng = boards.deal(deals), boards.stream(deals)
         seat_policies = [policies[game.player_of(s)] for s in range(n)]
-        contract = auction(deal, seat_policies)
+        bidding = auction_bidding(deal, seat_policies)
+        contract = bidding.contract
         ok = False
         if contract is not None:
             if play == "dd":
                 m, c = contract_result(deal, contract.bidder, contract.trump)
                 ok = c if contract.chelem else m
+            elif play == "pimc" and reads is not None and any(reads):
+                reading = CarabinInference(tuple(seat_policies))
+                infs = [reading if reads[game.player_of(s)] else None for s in range(n)]
+                stats: list[Stats] = []
+                ok = carabin_play_pimc(deal, contract, samples, deal_rng, infs, bidding, stats)
+                for s, st in enumerate(stats):
+                    row = inferred[game.player_of(s)]
+                    for k, v in enumerate((st.inferred, st.drawn, st.kept, st.fallbacks)):
+                        row[k] += v
             elif play == "pimc":
                 ok = carabin_play_pimc(deal, contract, samples, deal_rng)
             else:
@@ -911,7 +951,10 @@ def carabin_match(
         deals += 1
     if not game.is_over:
         raise RuntimeError(f"no winner after {max_deals} deals")
-    return CarabinMatch(game.scores, game.winners, deals, tuple(bids), tuple(made))
+    return CarabinMatch(
+        game.scores, game.winners, deals, tuple(bids), tuple(made),
+        tuple((a, b, c, d) for a, b, c, d in inferred) if reads is not None else (),
+    )  # fmt: skip
 
 
 def carabin_seatings(names: Sequence[str], players: int) -> list[tuple[str, ...]]:
@@ -934,6 +977,17 @@ def carabin_seatings(names: Sequence[str], players: int) -> list[tuple[str, ...]
     return out
 
 
+#: What the label of a player who reads the auction adds to his policy's name.
+INFERENCE_MARK = "+inference"
+
+_CB_INFERENCE = ("inf_decisions", "inf_drawn", "inf_kept", "inf_fallbacks")
+
+
+def _reads(labels: Sequence[str], reads: str) -> list[bool] | None:
+    """Per player, whether he reads the auction (None: nobody does)."""
+    return None if reads == "none" else [x.endswith(INFERENCE_MARK) for x in labels]
+
+
 def carabin_matches_chunk(
     rng: random.Random, start: int, count: int, params: dict[str, Any]
 ) -> dict[str, list]:
@@ -950,18 +1004,39 @@ def carabin_matches_chunk(
     (:class:`CarabinBoards` of a seed drawn from ``rng``), one game per seating of
     :func:`carabin_seatings`; one row per game and player, the columns above and
     ``seating`` (the seating's index in that list).
+
+    ``inference`` (``none``, ``a``, ``b`` or ``both``; with ``play=pimc``): which players
+    read the auction in card play (:class:`analysis.play.CarabinInference`, each knowing
+    every seat's bidding policy): ``a`` the players of the first entry of ``policies``,
+    ``b`` those of every other entry. A reader's ``policy`` is its name and
+    ``+inference`` (``policies=realplay,realplay,realplay inference=a``: one
+    ``realplay+inference`` against two ``realplay``). Unless ``none`` the rows also have
+    ``inf_decisions`` (the player's decisions whose worlds were conditioned on the
+    calls), ``inf_drawn`` / ``inf_kept`` (candidate worlds drawn, kept) and
+    ``inf_fallbacks`` (decisions played on unconditioned worlds because too few were
+    kept), over the game. ``max_deals``: a game stops with an error after that many deals.
     """
 
     n = int(params.get("players", 4))
-    names = [s.strip() for s in str(params.get("policies", "derived,thumb")).split(",")]
+    entries = [s.strip() for s in str(params.get("policies", "derived,thumb")).split(",")]
     fmt = str(params.get("format", "single"))
     if fmt not in ("single", "duplicate"):
         raise ValueError(f"unknown format '{fmt}' (expected single or duplicate)")
-    makers = {name: POLICIES[name]() for name in set(names)}
+    reads = str(params.get("inference", "none"))
+    if reads not in ("none", "a", "b", "both"):
+        raise ValueError(f"unknown inference '{reads}' (expected none, a, b or both)")
     play, samples = str(params.get("play", "dd")), int(params.get("samples", 4))
+    if reads != "none" and play != "pimc":
+        raise ValueError(f"inference={reads} needs play=pimc (double-dummy play sees every card)")
+    max_deals = int(params.get("max_deals", 500))
+    reading = {"none": (), "a": (0,), "b": range(1, len(entries)), "both": range(len(entries))}
+    names = [f"{e}{INFERENCE_MARK}" if k in reading[reads] else e for k, e in enumerate(entries)]
+    makers = {name: POLICIES[name.removesuffix(INFERENCE_MARK)]() for name in set(names)}
     keys = ["match", "player", "policy", "score", "win", "bids", "made", "deals"]
     if fmt == "duplicate":
         keys.insert(1, "seating")
+    if reads != "none":
+        keys += _CB_INFERENCE
     cols: dict[str, list] = {k: [] for k in keys}
     seatings = carabin_seatings(names, n)
     for i in range(count):
@@ -973,6 +1048,8 @@ def carabin_matches_chunk(
                 random.Random(rng.getrandbits(64)),
                 play=play,
                 samples=samples,
+                max_deals=max_deals,
+                reads=_reads(seat_names, reads),
             )
             games: list[tuple[int | None, Sequence[str], CarabinMatch]] = [(None, seat_names, m)]
         else:
@@ -986,7 +1063,9 @@ def carabin_matches_chunk(
                         random.Random(0),
                         play=play,
                         samples=samples,
+                        max_deals=max_deals,
                         boards=CarabinBoards(seed, n),
+                        reads=_reads(seating, reads),
                     ),
                 )
                 for j, seating in enumerate(seatings)
@@ -1004,6 +1083,8 @@ def carabin_matches_chunk(
                     "made": m.made[p],
                     "deals": m.deals,
                 }
+                if m.inference:
+                    row.update(zip(_CB_INFERENCE, m.inference[p], strict=True))
                 for k in keys:
                     cols[k].append(row[k])
     return cols
@@ -1180,17 +1261,7 @@ def klabberjass_duplicate_summary(df) -> dict[str, Any]:
     one_leg = clustered_mean((leg0["total_a"] - leg0["total_b"]).to_list(), leg0["deals"].to_list())
     extra: dict[str, Any] = {}
     if "inf_decisions" in df.columns:
-        dec, drawn, kept, falls = (
-            int(df[k].sum()) for k in ("inf_decisions", "inf_drawn", "inf_kept", "inf_fallbacks")
-        )
-        extra["inference"] = {
-            "decisions": dec,
-            "drawn": drawn,
-            "kept": kept,
-            "rejected_fraction": 1 - kept / drawn if drawn else 0.0,
-            "drawn_per_decision": drawn / dec if dec else 0.0,
-            "fallbacks": falls,
-        }
+        extra["inference"] = inference_counts(df)
     return {
         "a": str(df["a"].iloc[0]),
         "b": str(df["b"].iloc[0]),
@@ -1222,6 +1293,23 @@ def klabberjass_duplicate_summary(df) -> dict[str, Any]:
         "b_bids_made": float(df["b_made"].sum() / max(1, df["b_bids"].sum())),
         "a_sank": int(df["a_sank"].sum()),
         **extra,
+    }
+
+
+def inference_counts(df) -> dict[str, Any]:
+    """What the auction inference of a match study did, over its rows (``inf_*``
+    columns): decisions whose worlds were conditioned, candidate worlds drawn and kept,
+    the share rejected, candidates a decision, and fallbacks to unconditioned worlds."""
+    dec, drawn, kept, falls = (
+        int(df[k].sum()) for k in ("inf_decisions", "inf_drawn", "inf_kept", "inf_fallbacks")
+    )
+    return {
+        "decisions": dec,
+        "drawn": drawn,
+        "kept": kept,
+        "rejected_fraction": 1 - kept / drawn if drawn else 0.0,
+        "drawn_per_decision": drawn / dec if dec else 0.0,
+        "fallbacks": falls,
     }
 
 
@@ -1390,8 +1478,9 @@ def seating_summary(folders: Sequence[str | Path], out: str | Path, command: str
     """Summarise duplicate Carabin studies of two policies (:func:`carabin_seating_summary`)
     into ``OUT.csv`` (the rows of each run, then, for runs that differ only in their
     seed, the rows of their sets together: ``seed`` ``both``) and ``OUT.json`` (each
-    run's manifest and the command that regenerates it, and ``command``, the one that
-    wrote the summary)."""
+    run's manifest and the command that regenerates it, with ``inference``, the counts
+    of :func:`inference_counts`, when a player read the auction; and ``command``, the
+    one that wrote the summary)."""
     import pandas as pd
 
     runs: list[dict[str, Any]] = []
@@ -1416,7 +1505,12 @@ def seating_summary(folders: Sequence[str | Path], out: str | Path, command: str
             ),
         }
         rows += [{**base, **r} for r in carabin_seating_summary(df)]
-        runs.append({"run": name, "command": study_command(folder, manifest), "study": manifest})
+        run = {"run": name, "command": study_command(folder, manifest), "study": manifest}
+        if "inf_decisions" in df.columns:
+            run["inference"] = json.loads(
+                json.dumps(inference_counts(df)), parse_float=lambda x: round(float(x), 5)
+            )
+        runs.append(run)
         key = json.dumps(params, sort_keys=True)
         groups.setdefault(key, []).append((name, base, df))
     for group in groups.values():

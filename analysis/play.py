@@ -16,7 +16,9 @@ With ``inference`` (:class:`AuctionInference`) :class:`Pimc` also reads the auct
 (:class:`Auction`, the calls both players heard): the worlds are drawn consistent with
 the other player's calls under the bidding policy he is assumed to use
 (:func:`auction_worlds`, rejection sampling). Without it (the default) the auction is
-ignored and every card is chosen exactly as before.
+ignored and every card is chosen exactly as before. :class:`CarabinPimc` reads a
+Carabin auction the same way (:class:`CarabinInference`, :func:`carabin_worlds`):
+every other seat's calls under the policy assumed for him.
 
 What makes :class:`Pimc` fast (the choice is the same as solving every legal card in
 every world and adding up; the tests check it):
@@ -59,11 +61,12 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
-from solver.carabin.deal import Contract, contract_made
+from solver.carabin.deal import Bidding, Call, Contract, contract_made
 from solver.carabin.deal import Deal as CarabinDeal
 from solver.carabin.position import Position as CarabinPosition
+from solver.carabin.rules import HAND_SIZE, next_hand, trick_winner
 from solver.carabin.rules import PACK as CARABIN_PACK
 from solver.carabin.rules import card_points as carabin_points
 from solver.carabin.view import View as CarabinView
@@ -737,6 +740,8 @@ class CarabinState:
         played: the cards played so far, in order.
         bidder_points: the points of the tricks the bidder has won.
         bidder_lost: the bidder has lost a trick.
+        auction: the finished auction, every seat's calls as all heard them (read by a
+            :class:`CarabinPimc` with ``inference``; None: not known to the players).
     """
 
     position: CarabinPosition
@@ -746,6 +751,7 @@ class CarabinState:
     played: list[int] = field(default_factory=list)
     bidder_points: int = 0
     bidder_lost: bool = False
+    auction: Bidding | None = None
 
     def step(self, card: int) -> None:
         """Play ``card`` for the seat to move.
@@ -816,16 +822,110 @@ def carabin_hidden(state: CarabinState) -> tuple[int, list[tuple[int, int, int]]
     return pool, hidden
 
 
-def carabin_worlds(state: CarabinState, count: int, seed: int) -> list[CarabinPosition]:
-    """``count`` worlds drawn uniformly from what the seat to move knows (from ``seed``)."""
+#: A Carabin bidding policy (:data:`analysis.bidding.carabin.Policy`): (the seat's
+#: :class:`analysis.bidding.carabin.CarabinBidView`, round, standing contract or None)
+#: -> his call.
+CarabinCallPolicy = Callable[[Any, int, "Contract | None"], Call]
+
+
+@dataclass(frozen=True)
+class CarabinInference:
+    """How a Carabin player reads the auction in card play.
+
+    Attributes:
+        policies: the bidding policy he assumes each seat uses: one for every seat, or
+            one per seat (index: the seat in this deal, 0 the eldest). The policies are
+            deterministic, so a seat's hands either give his calls or do not.
+        draws: candidate worlds drawn at most, per world wanted; when fewer are kept
+            the decision falls back to unconditioned worlds (counted in
+            :attr:`Stats.fallbacks`).
+    """
+
+    policies: CarabinCallPolicy | Sequence[CarabinCallPolicy]
+    draws: int = 50
+
+    def __post_init__(self) -> None:
+        if self.draws < 1:
+            raise RulesError(f"invalid draws {self.draws} (at least 1)")
+
+    def policy_of(self, seat: int) -> CarabinCallPolicy:
+        """The policy assumed for ``seat``."""
+        if callable(self.policies):
+            return self.policies
+        return self.policies[seat]
+
+
+def carabin_played_from(state: CarabinState) -> list[tuple[int, int]]:
+    """Per seat, the cards he has played from his (left, right) hand (public: the
+    trick order says which hand each trick is played with)."""
+    p = state.position
+    out = [[0, 0] for _ in range(p.players)]
+    left = [[HAND_SIZE, HAND_SIZE] for _ in range(p.players)]
+    lead, kind = 0, 0
+    trick: list[int] = []
+    for card in state.played:
+        seat = (lead + len(trick)) % p.players
+        out[seat][kind] |= 1 << card
+        left[seat][kind] -= 1
+        trick.append(card)
+        if len(trick) == p.players:
+            lead = (lead + trick_winner(trick, p.trump)) % p.players
+            kinds = int(any(h[0] for h in left)) | int(any(h[1] for h in left)) << 1
+            kind = next_hand(p.trick_order, kind, kinds)
+            trick = []
+    return [(a, b) for a, b in out]
+
+
+def _auction_checks(
+    state: CarabinState,
+) -> list[tuple[int, tuple[int, int], list[tuple[int, Contract | None, list[Call], Call]]]]:
+    """The calls the hidden seats made, to check a world against: per seat other than
+    the mover's, (seat, cards he has played from each hand, [(round, standing contract,
+    calls allowed, call made)] in auction order)."""
+    assert state.auction is not None
+    p = state.position
+    played = carabin_played_from(state)
+    turns: dict[int, list[tuple[int, Contract | None, list[Call], Call]]] = {}
+    b = Bidding(state.auction.players, state.auction.turn_suit)
+    for call in state.auction.calls:
+        rnd, seat, standing, _ = b._state()
+        if seat != p.to_move:
+            turns.setdefault(seat, []).append((rnd, standing, b.legal_calls(), call))
+        b = b.call(call)
+    return [(seat, played[seat], turns[seat]) for seat in sorted(turns)]
+
+
+def carabin_worlds(
+    state: CarabinState,
+    count: int,
+    seed: int,
+    inference: CarabinInference | None = None,
+    stats: Stats | None = None,
+    cache: dict[tuple[int, int, int], bool] | None = None,
+) -> list[CarabinPosition]:
+    """``count`` worlds drawn uniformly from what the seat to move knows (from ``seed``).
+
+    With ``inference`` and an auction on the state, the worlds are also consistent with
+    every other seat's calls under the policy ``inference`` assumes for him: candidates
+    are drawn as above (the first ``count`` of them are the unconditioned worlds), and a
+    candidate is kept when each other seat's hands (those of the world and the cards he
+    has played from each) make exactly his calls, the policy's call counting as a pass
+    when it was not allowed at that moment, as in
+    :func:`analysis.bidding.carabin.auction`. So the kept worlds are uniform among the
+    worlds consistent with the play and the auction. When fewer than ``count`` of
+    ``count * inference.draws`` candidates are kept, the unconditioned worlds are
+    returned. ``stats`` (when given) counts the decision as inferred, the candidates
+    drawn and kept and the fallback; ``cache`` keeps whether (seat, left, right) make
+    the seat's calls, between calls on the same auction and assumed policies.
+    """
     p = state.position
     pool, hidden = carabin_hidden(state)
     cards = list(cards_of(pool))
     total = sum(h[2] for h in hidden)
     rng = random.Random(seed)
-    out = []
     me = p.to_move
-    for _ in range(count):
+
+    def deal() -> list[list[int]]:
         drawn = rng.sample(cards, total)
         hands = [[0, 0] for _ in range(p.players)]
         hands[me] = list(p.hands[me])
@@ -834,8 +934,55 @@ def carabin_worlds(state: CarabinState, count: int, seed: int) -> list[CarabinPo
             for c in drawn[i : i + size]:
                 hands[seat][kind] |= 1 << c
             i += size
-        out.append(dataclasses.replace(p, hands=tuple((a, b) for a, b in hands), _checked=True))
-    return out
+        return hands
+
+    def world(hands: list[list[int]]) -> CarabinPosition:
+        return dataclasses.replace(p, hands=tuple((a, b) for a, b in hands), _checked=True)
+
+    if inference is None or state.auction is None:
+        return [world(deal()) for _ in range(count)]
+    from analysis.bidding.carabin import CarabinBidView
+
+    checks = _auction_checks(state)
+    known = {} if cache is None else cache
+    players = p.players
+
+    def makes_calls(hands: list[list[int]]) -> bool:
+        for seat, (pl, pr), turns in checks:
+            left, right = hands[seat][0] | pl, hands[seat][1] | pr
+            ok = known.get((seat, left, right))
+            if ok is None:
+                view = CarabinBidView(players, seat, (left, right), state.turn)
+                policy = inference.policy_of(seat)
+                ok = True
+                for rnd, standing, allowed, made in turns:
+                    call = policy(view, rnd, standing)
+                    if (call if call in allowed else Call("pass")) != made:
+                        ok = False
+                        break
+                known[seat, left, right] = ok
+            if not ok:
+                return False
+        return True
+
+    first: list[list[list[int]]] = []
+    kept: list[list[list[int]]] = []
+    drawn = 0
+    for _ in range(count * inference.draws):
+        hands = deal()
+        drawn += 1
+        if len(first) < count:
+            first.append(hands)
+        if makes_calls(hands):
+            kept.append(hands)
+            if len(kept) == count:
+                break
+    if stats is not None:
+        stats.inferred += 1
+        stats.drawn += drawn
+        stats.kept += len(kept)
+        stats.fallbacks += len(kept) < count
+    return [world(h) for h in (kept if len(kept) == count else first)]
 
 
 def carabin_classes(position: CarabinPosition, pool: int) -> list[list[int]]:
@@ -903,6 +1050,9 @@ class CarabinPimc:
         seed: seed of the worlds (an int, or a ``random.Random`` to draw from).
         time_limit: seconds a search (None: no limit).
         compiled: decide in the compiled core (False: in Python, slower).
+        inference: read the auction (:class:`CarabinInference`): the worlds are
+            conditioned on the other seats' calls (:func:`carabin_worlds`) when the state
+            carries the auction. None (the default): the auction is ignored.
     """
 
     def __init__(
@@ -911,6 +1061,7 @@ class CarabinPimc:
         seed: int | random.Random | None = None,
         time_limit: float | None = None,
         compiled: bool = True,
+        inference: CarabinInference | None = None,
     ):
         if samples < 1:
             raise RulesError(f"invalid samples {samples} (at least 1)")
@@ -921,6 +1072,9 @@ class CarabinPimc:
         self.time_limit = time_limit
         self.compiled = compiled
         self.stats = Stats()
+        self.inference = inference
+        # whether (seat, left, right) make the seat's calls, per auction and turn-up
+        self._consistent: dict[tuple[Bidding, int], dict[tuple[int, int, int], bool]] = {}
 
     def choose(self, state: CarabinState) -> int:
         """The card for the seat to move."""
@@ -932,7 +1086,10 @@ class CarabinPimc:
         if len(ks) == 1:
             return ks[0][0]
         seed = self.rng.getrandbits(64)
-        worlds = carabin_worlds(state, self.samples, seed)
+        cache = None
+        if self.inference is not None and state.auction is not None:
+            cache = self._consistent.setdefault((state.auction, state.turn), {})
+        worlds = carabin_worlds(state, self.samples, seed, self.inference, self.stats, cache)
         self.stats.decisions += 1
         self.stats.worlds += self.samples
         cands = [k[0] for k in ks]
@@ -994,14 +1151,18 @@ def play_carabin(
     contract: Contract,
     policies: Sequence[CarabinPimc],
     trick_order: str = "alternate",
+    auction: Bidding | None = None,
 ) -> CarabinPlayed:
     """Play a Carabin contract from the first card, ``policies[s]`` choosing for seat ``s``.
+
+    ``auction``: the finished auction, heard by all (read by a :class:`CarabinPimc` with
+    ``inference``).
 
     Raises:
         IllegalPlayError: a policy chose a card that is not legal.
     """
     pos = deal.position(bidder=contract.bidder, trump=contract.trump, trick_order=trick_order)
-    state = CarabinState(pos, deal.turn, contract.chelem, deal.points_in_play)
+    state = CarabinState(pos, deal.turn, contract.chelem, deal.points_in_play, auction=auction)
     while not state.position.is_over:
         state.step(policies[state.position.to_move].choose(state))
     if contract.chelem:
@@ -1019,6 +1180,8 @@ __all__ = [
     "Auction",
     "AuctionInference",
     "CallOdds",
+    "CarabinCallPolicy",
+    "CarabinInference",
     "CarabinPimc",
     "CarabinPlayed",
     "CarabinState",
@@ -1033,6 +1196,7 @@ __all__ = [
     "calls_probability",
     "carabin_classes",
     "carabin_hidden",
+    "carabin_played_from",
     "carabin_worlds",
     "classes",
     "hidden_of",

@@ -283,9 +283,11 @@ STUDIES: dict[str, Study] = {
         ),
         Study(
             "carabin-matches",
-            "Carabin: games to 10 between bidding policies (derived, realplay, thumb, always) dealt "
+            "Carabin: games to 10 between bidding policies (derived, realplay, realplay-name, thumb, "
+            "always) dealt "
             "to the players in turn, seats rotated, or with format=duplicate every seating on the "
-            "same deals; a row per game and player (--deals counts matches or sets)",
+            "same deals; inference=a/b/both: those players read the auction in PIMC card play; "
+            "a row per game and player (--deals counts matches or sets)",
             "analysis.matches:carabin_matches_chunk",
             10,
             {
@@ -294,13 +296,17 @@ STUDIES: dict[str, Study] = {
                 "play": "dd",
                 "samples": 4,
                 "format": "single",
+                "inference": "none",
+                "max_deals": 500,
             },
             {
                 "players": _PLAYERS,
-                "policies": _name_list("derived", "realplay", "thumb", "always"),
+                "policies": _name_list("derived", "realplay", "realplay-name", "thumb", "always"),
                 "play": _choice("dd", "pimc"),
                 "samples": _COUNT,
                 "format": _FORMAT,
+                "inference": _choice("none", "a", "b", "both"),
+                "max_deals": _COUNT,
             },
         ),
         Study(
@@ -467,7 +473,7 @@ _ADDED_PARAMS: dict[str, dict[str, Any]] = {
         "play_a": "same",
         "play_b": "same",
     },
-    "carabin-matches": {"format": "single"},
+    "carabin-matches": {"format": "single", "inference": "none", "max_deals": 500},
 }
 
 

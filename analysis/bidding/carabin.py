@@ -577,11 +577,20 @@ def _realplay() -> Policy:
     return realplay_policy
 
 
+def _realplay_name() -> Policy:
+    from analysis.bidding.carabin_naming import realplay_name_policy
+
+    return realplay_name_policy
+
+
 #: The Carabin bidding policies by name (``realplay``: the rule derived from real play,
-#: :func:`analysis.bidding.carabin_realplay.realplay_policy`).
+#: :func:`analysis.bidding.carabin_realplay.realplay_policy`, round 1 only;
+#: ``realplay-name``: the same and the round-2 naming rule,
+#: :func:`analysis.bidding.carabin_naming.realplay_name_policy`).
 POLICIES: dict[str, Callable[[], Policy]] = {
     "derived": derived_policy,
     "realplay": _realplay,
+    "realplay-name": _realplay_name,
     "thumb": lambda: thumb_policy,
     "always": lambda: always_policy,
 }
@@ -599,6 +608,22 @@ def auction(
         policy: one policy for every seat, or one per seat.
         skip: a seat that passes throughout (the viewer evaluating ``pass``).
     """
+    return auction_bidding(deal, policy, skip).contract
+
+
+def auction_bidding(
+    deal: Deal,
+    policy: Policy | list[Policy],
+    skip: int | None = None,
+) -> Bidding:
+    """The finished auction of :func:`auction`: every call, as all the seats heard them
+    (its ``contract`` is the contract reached). A policy's call that is not allowed at
+    that moment is a pass.
+
+    >>> d = Deal.parse("0=AKQJ.../T987... 1=6543.../2...AKQ 2=.AKQJ../.T987.. turn=6H")
+    >>> [str(c) for c in auction_bidding(d, thumb_policy).calls]
+    ['pass', 'pass', 'take']
+    """
     n = deal.players
     policies = policy if isinstance(policy, list) else [policy] * n
     views = [CarabinBidView(n, s, deal.hands[s], deal.turn) for s in range(n)]
@@ -614,7 +639,7 @@ def auction(
             if call not in bidding.legal_calls():
                 call = Call("pass")
         bidding = bidding.call(call)
-    return bidding.contract
+    return bidding
 
 
 # ---------------------------------------------------------------- tables
@@ -787,6 +812,7 @@ __all__ = [
     "POLICIES",
     "always_policy",
     "auction",
+    "auction_bidding",
     "derived_policy",
     "fit_rule",
     "thumb_policy",

@@ -419,6 +419,52 @@ def regenerate_commands(manifests: list[dict[str, Any]], out: str) -> list[str]:
     return cmds
 
 
+#: The published naming study, whose ``rule.json`` :func:`realplay_name_policy` follows.
+PUBLISHED = "data/studies/carabin-realplay-name"
+_RULE = Path(__file__).resolve().parents[2] / PUBLISHED / "rule.json"
+_MARKS: dict[str, Any] = {}
+
+
+def naming_mark(players: int) -> int | None:
+    """The count (cards plus A, K, Q of the suit) from which the published naming rule
+    names a suit at ``players`` (None: no rule for that count, or 12: never).
+
+    >>> naming_mark(3)
+    6
+    """
+    if not _MARKS:
+        rules = json.loads(_RULE.read_text())["players"]
+        _MARKS.update({n: int(r["count"]) for n, r in rules.items()})
+    return _MARKS.get(str(players))
+
+
+def realplay_name_policy(view: CarabinBidView, round_: int, standing: Contract | None) -> Call:
+    """The real-play rules of both rounds as an auction policy (``realplay-name`` in
+    :data:`analysis.bidding.carabin.POLICIES`): round 1 as
+    :func:`analysis.bidding.carabin_realplay.realplay_policy` (take the turn-up suit when
+    its count reaches the mark), round 2 as the naming rule of the
+    ``carabin-realplay-name`` study (:func:`naming_mark`): name the suit of
+    :func:`named_suit` when its cards plus its A, K and Q reach the player count's mark,
+    else pass. Never a chelem.
+
+    >>> v = CarabinBidView.parse("players=3 seat=1 hand=.AKQ2../.97.3.2 turn=5S")
+    >>> str(realplay_name_policy(v, 1, None)), str(realplay_name_policy(v, 2, None))
+    ('pass', 'H')
+    >>> str(realplay_name_policy(v, 2, Contract(0, 2)))
+    'pass'
+    """
+    from analysis.bidding.carabin_realplay import realplay_policy
+
+    if round_ == 1:
+        return realplay_policy(view, round_, standing)
+    if standing is not None:
+        return Call("pass")
+    suit = named_suit(view.hand[0], view.hand[1], view.turn >> 4)
+    mark = naming_mark(view.players)
+    trumps, honours = carabin_features(view.hand[0], view.hand[1], suit)[:2]
+    return Call("name", suit) if mark is not None and trumps + honours >= mark else Call("pass")
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m analysis.bidding.carabin_naming OUT_DIR STUDY_DIR...``: the summary
     tables (``rates.csv``, ``curve.csv``, ``rule.json``, ``summary.json`` with the
@@ -467,13 +513,16 @@ if __name__ == "__main__":
 
 
 __all__ = [
+    "PUBLISHED",
     "STUDY_COLUMNS",
     "fit_naming",
     "named_suit",
+    "naming_mark",
     "naming_chunk",
     "naming_frame",
     "naming_params",
     "naming_rates",
     "naming_sentence",
     "naming_tables",
+    "realplay_name_policy",
 ]

@@ -528,6 +528,22 @@ PUBLISHED = "data/studies/carabin-realplay"
 RULE_COPY = Path(__file__).resolve().parent / "carabin_rule.json"
 
 
+#: The installed rule's players table, with the file's (path, modification time) it was
+#: read from: a policy asks for every hand, so the file is read again only when it changes.
+_RULES: dict[str, Any] = {}
+
+
+def _installed_rules() -> dict[str, Any] | None:
+    """The ``players`` table of :data:`RULE_COPY` (None if the rule is not installed)."""
+    try:
+        stamp = (str(RULE_COPY), RULE_COPY.stat().st_mtime_ns)
+    except FileNotFoundError:
+        return None
+    if _RULES.get("stamp") != stamp:
+        _RULES.update(stamp=stamp, players=json.loads(RULE_COPY.read_text())["players"])
+    return _RULES["players"]
+
+
 def rule_advice(players: int, left: int, right: int, trump: int) -> dict[str, Any] | None:
     """What the published real-play rule says for a hand taking ``trump``: the count
     (trumps plus trump A, K, Q), the mark for ``players``, whether to take, and the
@@ -539,9 +555,10 @@ def rule_advice(players: int, left: int, right: int, trump: int) -> dict[str, An
     >>> a["count"], a["mark"] == a["mark"], isinstance(a["take"], bool)
     (6, True, True)
     """
-    if not RULE_COPY.exists():
+    rules = _installed_rules()
+    if rules is None:
         return None
-    rule = json.loads(RULE_COPY.read_text())["players"].get(str(players))
+    rule = rules.get(str(players))
     if rule is None:
         return None
     f = carabin_features(left, right, trump)

@@ -173,13 +173,13 @@ def test_carabin_games_of_a_set_see_the_same_deals(monkeypatch):
     from analysis.bidding.carabin import POLICIES
 
     seen: list[list[str]] = []
-    real = matches.auction
+    real = matches.auction_bidding
 
     def spy(deal, policies):
         seen[-1].append(str(deal))
         return real(deal, policies)
 
-    monkeypatch.setattr(matches, "auction", spy)
+    monkeypatch.setattr(matches, "auction_bidding", spy)
     makers = {k: POLICIES[k]() for k in ("derived", "thumb")}
     games = []
     for seating in carabin_seatings(["derived", "thumb"], 3):
