@@ -266,6 +266,18 @@ typedef struct {
     int tpts;
 } cb_trick_state;
 
+/* The trick after `seat` plays x to it at node t: who is winning it, with which card,
+ * its cards and points (nt->i is the caller's). */
+static inline void cb_trick_add(const cb_ctx *c, const cb_trick_state *t, cb_trick_state *nt,
+                                int seat, int x)
+{
+    int wins = t->i == 0 || cb_beats(c, x, t->wcard);
+    nt->wseat = wins ? seat : t->wseat;
+    nt->wcard = wins ? x : t->wcard;
+    nt->tcards = t->tcards | 1ull << x;
+    nt->tpts = t->tpts + cb_card_pts(c, x);
+}
+
 /* Where the points of the unfinished trick surely go if `seat` plays x now: +1 to the
  * mover's side whatever is played after him, -1 to the other side, 0 if not settled.
  * Only comparisons of x with live cards matter, so every card of a run (see below)
@@ -520,11 +532,7 @@ TL_DISPATCH static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, i
     for (int j = 0; j < k; j++) {
         int x = order[j];
         uint64_t bit = 1ull << x;
-        int wins = t->i == 0 || cb_beats(c, x, t->wcard);
-        nt.wseat = wins ? seat : t->wseat;
-        nt.wcard = wins ? x : t->wcard;
-        nt.tcards = t->tcards | bit;
-        nt.tpts = t->tpts + cb_card_pts(c, x);
+        cb_trick_add(c, t, &nt, seat, x);
         c->hands[h][seat] &= ~bit;
         c->world[h] &= ~bit;
         int v = cb_trick(c, &nt, alpha, beta);
@@ -659,11 +667,7 @@ TL_DISPATCH static int cb_trick_bound(cb_ctx *c, const cb_trick_state *t, int al
     for (int j = 0; j < k; j++) {
         int x = order[j];
         uint64_t bit = 1ull << x;
-        int wins = t->i == 0 || cb_beats(c, x, t->wcard);
-        nt.wseat = wins ? seat : t->wseat;
-        nt.wcard = wins ? x : t->wcard;
-        nt.tcards = t->tcards | bit;
-        nt.tpts = t->tpts + cb_card_pts(c, x);
+        cb_trick_add(c, t, &nt, seat, x);
         c->hands[h][seat] &= ~bit;
         c->world[h] &= ~bit;
         int v = cb_trick_bound(c, &nt, alpha, beta, ahead);
