@@ -530,7 +530,10 @@ def proportion(successes: int, n: int) -> Estimate:
     p, z = successes / n, 1.96
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return Estimate(p, centre - half, centre + half, n)
+    # at 0 (or n) successes the bound is exactly 0 (or 1); rounding would give ±1e-18
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return Estimate(p, low, high, n)
 
 
 # ---------------------------------------------------------------- one view

@@ -27,6 +27,7 @@ from analysis.bidding.klabberjass import (
     deal_tables,
     evaluate_view,
     net_of,
+    proportion,
     sample_worlds,
 )
 from analysis.bidding.sinking import option_nets, sinking_chunk
@@ -239,3 +240,13 @@ def test_fast_tables_equal_the_deal_tables_and_random_hands_equal_deal_random():
     assert with_runs > 100  # the general path (sequences to compare) was exercised
     with pytest.raises(ValueError):
         fast_tables([deals[0].hands], Rules.preset("classic"))
+
+
+@pytest.mark.parametrize("n", [1, 7, 60, 1037])
+def test_proportion_bounds_are_exact_at_none_and_all(n):
+    # the Wilson bounds at 0 or n successes are 0 and 1 exactly, not ±1e-18
+    none, every = proportion(0, n), proportion(n, n)
+    assert none.low == 0.0 and none.high > 0.0
+    assert every.high == 1.0 and every.low < 1.0
+    inner = proportion(1, n + 1)
+    assert 0.0 < inner.low < inner.mean < inner.high < 1.0
