@@ -1,0 +1,31 @@
+"""Waiting for a child process to be busy, for the tests that interrupt one.
+
+A fixed sleep before sending SIGINT is not enough on a loaded machine: the child may
+still be importing (the signal then lands outside the code under test). Waiting for the
+child's own CPU time to pass a mark does not depend on the load.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from pathlib import Path
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of process ``pid`` so far (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_until_busy(proc: subprocess.Popen, cpu: float, timeout: float = 120.0) -> None:
+    """Return once ``proc`` has used ``cpu`` more seconds of CPU than when called; fail if
+    it exits first or ``timeout`` seconds of wall time pass."""
+    end, mark = time.monotonic() + timeout, cpu_seconds(proc.pid) + cpu
+    while cpu_seconds(proc.pid) < mark:
+        assert proc.poll() is None, (
+            f"the process ended (status {proc.returncode}) before it was busy"
+        )
+        assert time.monotonic() < end, f"the process used under {cpu} s of CPU in {timeout} s"
+        time.sleep(0.02)
