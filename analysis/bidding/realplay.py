@@ -16,6 +16,10 @@ declared (their cards are shown). Bella is announced when played and shows nothi
 before. Each side plays for its own card points, as in the deal table.
 
 - :func:`played_row` plays and scores one table row with a pair of policies;
+- :func:`realplay_table` plays a deal's rows, each from its own seed
+  (:func:`pimc_policy`), or with ``play_seed="shared"`` the rows that
+  :func:`play_key` says are played from the same information once
+  (:func:`shared_policy`);
 - :func:`realplay_chunk` is the ``klabberjass-realplay`` study (its deals:
   :func:`realplay_deals`; ``tricklab bench klabberjass --what realplay`` times it);
 - :func:`evaluate_view_pimc` is ``tricklab bid klabberjass --play pimc``.

@@ -433,8 +433,9 @@ TL_DISPATCH static int kj_follow(kj_ctx *c, uint32_t hE, uint32_t hD, int leader
     int f = 1 - leader;
     uint32_t hf = f ? hD : hE, hl = f ? hE : hD;
     uint32_t legal = kj_replies(c, hf, lc), win = kj_beaters(c, lc);
-    uint32_t reps = kj_follow_reps(c, legal, hl | (1u << lc), win);
+    uint32_t reps = legal & (legal - 1) ? kj_follow_reps(c, legal, hl | (1u << lc), win) : legal;
     int moves[9], scores[9], n = 0;
+    if (!(reps & (reps - 1))) { moves[0] = kj_ctz(reps); n = 1; reps = 0; }
     while (reps) {
         int r = kj_ctz(reps);
         reps &= reps - 1;
