@@ -355,8 +355,8 @@ STUDIES: dict[str, Study] = {
             "double-dummy play",
             "analysis.bidding.realplay:realplay_chunk",
             50,
-            {"rules": "seed", "samples": 20},
-            {"rules": _RULES, "samples": _COUNT},
+            {"rules": "seed", "samples": 20, "play_seed": "row"},
+            {"rules": _RULES, "samples": _COUNT, "play_seed": _choice("row", "shared")},
             {
                 "e6": "hand",
                 "e3": "hand",
@@ -474,6 +474,7 @@ _ADDED_PARAMS: dict[str, dict[str, Any]] = {
         "play_b": "same",
     },
     "carabin-matches": {"format": "single", "inference": "none", "max_deals": 500},
+    "klabberjass-realplay": {"play_seed": "row"},
 }
 
 

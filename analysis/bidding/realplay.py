@@ -16,6 +16,10 @@ declared (their cards are shown). Bella is announced when played and shows nothi
 before. Each side plays for its own card points, as in the deal table.
 
 - :func:`played_row` plays and scores one table row with a pair of policies;
+- :func:`realplay_table` plays a deal's rows, each from its own seed
+  (:func:`pimc_policy`), or with ``play_seed="shared"`` the rows that
+  :func:`play_key` says are played from the same information once
+  (:func:`shared_policy`);
 - :func:`realplay_chunk` is the ``klabberjass-realplay`` study (its deals:
   :func:`realplay_deals`; ``tricklab bench klabberjass --what realplay`` times it);
 - :func:`evaluate_view_pimc` is ``tricklab bid klabberjass --play pimc``.
@@ -100,20 +104,25 @@ def row_play(deal: Deal, row: TableRow, rules: Rules) -> dict[str, Any]:
     }
 
 
-def played_row(deal: Deal, row: TableRow, policies: Sequence[Policy], rules: Rules) -> Scored:
-    """Play ``row``'s contract with ``policies`` (E, D) and score it with the row's
-    declarations."""
-    kw = row_play(deal, row, rules)
+def _played_points(kw: dict[str, Any], policies: Sequence[Policy]) -> tuple[int, int]:
+    """The card points (E, D) of the contract :func:`row_play` describes, played by
+    ``policies``."""
     played = play_deal(
         kw["hands"],
         kw["trump"],
         kw["turn"],
         policies,
-        rules=rules,
+        rules=kw["rules"],
         shown=kw["shown"],
         bottom=kw["bottom"],
     )
-    return score_row(row, played.points)
+    return played.points
+
+
+def played_row(deal: Deal, row: TableRow, policies: Sequence[Policy], rules: Rules) -> Scored:
+    """Play ``row``'s contract with ``policies`` (E, D) and score it with the row's
+    declarations."""
+    return score_row(row, _played_points(row_play(deal, row, rules), policies))
 
 
 def pimc_policy(samples: int, seed: int, contract: int) -> Pimc:
@@ -122,15 +131,59 @@ def pimc_policy(samples: int, seed: int, contract: int) -> Pimc:
     return Pimc(samples, seed=random.Random(f"realplay:{seed}:{contract}"))
 
 
+#: How the PIMC play of a deal's contracts is seeded (the study's ``play_seed``):
+#: ``row``, each row of the table from its own seed (:func:`pimc_policy`; the published
+#: tables); ``shared``, from a seed keyed on what fixes the play (:func:`play_key`), so
+#: that rows played from the same information are played once.
+PLAY_SEEDS = ("row", "shared")
+
+
+def play_key(row: TableRow, kw: dict[str, Any]) -> tuple[int, int | None, tuple[int, int]]:
+    """What fixes the card play of ``row`` in its deal (``kw``: :func:`row_play`): the
+    trump, the dix (so the hands and the card out of play) and the cards each seat
+    showed. The bidder is not in it: the players choose their cards for their own
+    card points from their hands and what they have seen, which says nothing of who
+    bid; the bottom card and the rules are the deal's."""
+    return (row.trump, row.dix, kw["shown"])
+
+
+def shared_policy(samples: int, seed: int, key: tuple[int, int | None, tuple[int, int]]) -> Pimc:
+    """The PIMC policy (both seats) of the rows of a deal whose play is fixed by ``key``
+    (:func:`play_key`): its worlds come from ``seed`` and ``key`` only."""
+    trump, dix, shown = key
+    return Pimc(
+        samples, seed=random.Random(f"realplay-shared:{seed}:{trump}:{dix}:{shown[0]}:{shown[1]}")
+    )
+
+
 def realplay_table(
-    deal: Deal, table: Sequence[TableRow], samples: int, seed: int, rules: Rules
+    deal: Deal,
+    table: Sequence[TableRow],
+    samples: int,
+    seed: int,
+    rules: Rules,
+    play_seed: str = "row",
 ) -> list[tuple[Scored, Scored]]:
-    """(double dummy, PIMC) of each row of ``deal``'s table, in the table's order."""
+    """(double dummy, PIMC) of each row of ``deal``'s table, in the table's order.
+
+    ``play_seed`` (:data:`PLAY_SEEDS`): ``row``, each row played from its own seed;
+    ``shared``, rows of one :func:`play_key` played once, from a seed of that key, and
+    each scored with its own declarations."""
     out = []
+    plays: dict[tuple, tuple[int, int]] = {}
     for j, row in enumerate(table):
         dd = Scored(row.card_points[row.bidder], net_of(row), RESULT_CODE[row.result])
-        policy = pimc_policy(samples, seed, j)
-        out.append((dd, played_row(deal, row, (policy, policy), rules)))
+        kw = row_play(deal, row, rules)
+        if play_seed == "row":
+            policy = pimc_policy(samples, seed, j)
+            points = _played_points(kw, (policy, policy))
+        else:
+            key = play_key(row, kw)
+            if key not in plays:
+                policy = shared_policy(samples, seed, key)
+                plays[key] = _played_points(kw, (policy, policy))
+            points = plays[key]
+        out.append((dd, score_row(row, points)))
     return out
 
 
@@ -159,10 +212,13 @@ def realplay_chunk(
     (``dd_net_ES`` ...): ``dd_cp`` / ``pimc_cp`` the bidder's card points, ``dd_net`` /
     ``pimc_net`` his net, ``dd_res`` / ``pimc_res`` the result (1 made, 0 tie, -1 bate).
     Deal ``i`` is ``Deal.random(s_i)`` with ``s_i`` the i-th ``rng.getrandbits(64)``;
-    then one 64-bit seed a deal for its PIMC play.
+    then one 64-bit seed a deal for its PIMC play. ``play_seed`` (default ``row``, as
+    the published tables were made; ``shared``: rows played from the same information
+    share one play, :func:`realplay_table`).
     """
     rules = rules_of(params.get("rules", "seed"))
     samples = int(params.get("samples", DEFAULT_SAMPLES))
+    play_seed = str(params.get("play_seed", "row"))
     cards, deals, play_seeds = realplay_deals(rng, count)
     cols: dict[str, list] = {"deal": list(range(start, start + count))}
     for k, name in enumerate(("e6", "e3", "d6", "d3", "turn", "bottom")):
@@ -172,7 +228,7 @@ def realplay_chunk(
             for kind in _KINDS:
                 cols[column(kind, b, t)] = []
     for deal, table, seed in zip(deals, deal_tables(deals, rules), play_seeds, strict=True):
-        played = realplay_table(deal, table, samples, seed, rules)
+        played = realplay_table(deal, table, samples, seed, rules, play_seed)
         for row, (dd, pimc) in zip(table, played, strict=True):
             b, t = row.bidder, row.trump
             for kind, value in zip(
@@ -217,13 +273,16 @@ def dd_policies() -> tuple[DoubleDummy, DoubleDummy]:
 
 
 __all__ = [
+    "PLAY_SEEDS",
     "Scored",
     "dd_policies",
     "evaluate_view_pimc",
+    "play_key",
     "played_row",
     "realplay_chunk",
     "realplay_deals",
     "realplay_table",
     "row_play",
     "score_row",
+    "shared_policy",
 ]

@@ -156,6 +156,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="klabberjass --what pimc or realplay: each player keeps his worlds from one "
         "decision to his next within a contract (analysis.play.Pimc persist=True)",
     )
+    parser.add_argument(
+        "--shared-play",
+        action="store_true",
+        help="klabberjass --what realplay: the rows of a deal played from the same "
+        "information share one play (the study's play_seed=shared)",
+    )
     add_rules(parser)
 
 
@@ -168,6 +174,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--tricks goes with carabin --what tree or advice")
     if args.persist and (game.name != "klabberjass" or args.what not in ("pimc", "realplay")):
         raise UsageError("--persist goes with klabberjass --what pimc or realplay")
+    if args.shared_play and (game.name != "klabberjass" or args.what != "realplay"):
+        raise UsageError("--shared-play goes with klabberjass --what realplay")
     if args.depth is not None and (game.name != "klabberjass" or args.what != "alphamu"):
         raise UsageError(f"--depth {args.depth} goes with klabberjass --what alphamu")
     if game.name == "carabin":
@@ -525,8 +533,16 @@ def _klabberjass_alphamu(game: Game, args: argparse.Namespace) -> tuple[dict, li
 def _klabberjass_realplay(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
     """Milliseconds a contract and deals a second of the ``klabberjass-realplay`` study."""
     from analysis.bidding.klabberjass import deal_tables
-    from analysis.bidding.realplay import pimc_policy, played_row, realplay_deals
-    from analysis.play import DEFAULT_SAMPLES, PIMC_TT_MB
+    from analysis.bidding.realplay import (
+        pimc_policy,
+        play_key,
+        played_row,
+        realplay_deals,
+        row_play,
+        score_row,
+        shared_policy,
+    )
+    from analysis.play import DEFAULT_SAMPLES, PIMC_TT_MB, play_deal
 
     rules, samples, n = game.rules, DEFAULT_SAMPLES, args.deals
     _, deals, play_seeds = realplay_deals(random.Random(args.seed), n)
@@ -536,16 +552,33 @@ def _klabberjass_realplay(game: Game, args: argparse.Namespace) -> tuple[dict, l
     for core in cores:
         core.clear()  # a study's worker starts with empty tables
     times, deal_times = [], []
-    decisions = searches = 0
+    decisions = searches = rows = 0
     nodes, cpu_start = sum(c.nodes for c in cores), cpu()
     for deal, seed in zip(deals, play_seeds, strict=True):
         start = clock()
         (table,) = deal_tables([deal], rules)
+        plays: dict[tuple, tuple[int, int]] = {}
         for j, row in enumerate(table):
-            policy = pimc_policy(samples, seed, j)
-            policy.persist = args.persist
-            t0 = clock()
-            played_row(deal, row, (policy, policy), rules)
+            rows += 1
+            if not args.shared_play:
+                policy = pimc_policy(samples, seed, j)
+                policy.persist = args.persist
+                t0 = clock()
+                played_row(deal, row, (policy, policy), rules)
+            else:  # as realplay_table(..., "shared") plays them, one play a key
+                kw = row_play(deal, row, rules)
+                key = play_key(row, kw)
+                if key in plays:
+                    score_row(row, plays[key])
+                    continue
+                policy = shared_policy(samples, seed, key)
+                policy.persist = args.persist
+                t0 = clock()
+                plays[key] = play_deal(
+                    kw["hands"], kw["trump"], kw["turn"], (policy, policy),
+                    rules=rules, shown=kw["shown"], bottom=kw["bottom"],
+                ).points  # fmt: skip
+                score_row(row, plays[key])
             times.append(clock() - t0)
             decisions += policy.stats.decisions
             searches += policy.stats.searches
@@ -559,6 +592,8 @@ def _klabberjass_realplay(game: Game, args: argparse.Namespace) -> tuple[dict, l
         "rules": rules.name,
         "samples": samples,
         "persist": args.persist,
+        "shared_play": args.shared_play,
+        "rows": rows,
         "contracts": contracts,
         "median_ms": round(1e3 * statistics.median(times), 3),
         "mean_ms": round(1e3 * statistics.fmean(times), 3),
@@ -572,8 +607,13 @@ def _klabberjass_realplay(game: Game, args: argparse.Namespace) -> tuple[dict, l
     }
     lines = [
         f"Klabberjass realplay study: {n} random deals (seed {args.seed}), rules "
-        f"{rules.name}, each deal's {contracts // n} contracts played by PIMC on both sides, "
+        f"{rules.name}, each deal's {rows // n} contracts played by PIMC on both sides, "
         f"{samples} worlds a decision, one core" + (", persistent worlds" if args.persist else ""),
+        *(
+            [f"  shared play: {contracts} contracts played for {rows} rows"]
+            if args.shared_play
+            else []
+        ),
         f"  per played contract: {_ms(times)}",
         f"  {report['deals_per_second']:.2f} deals/s (deal table included); CPU time "
         f"{report['cpu_ms_per_contract']:.3f} ms a contract, "

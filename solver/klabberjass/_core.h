@@ -32,6 +32,16 @@
 
 #define KJ_INF 1000
 
+/* Per internal card: its suit's cards above it, below it (a table: they are asked at
+ * every card of every node). */
+#define KJ_ABOVE_(x) ((0xFFu << ((x) & ~7)) & ~((2u << (x)) - 1))
+#define KJ_BELOW_(x) ((0xFFu << ((x) & ~7)) & ((1u << (x)) - 1))
+#define KJ_ROW8_(F, s) F(s), F(s + 1), F(s + 2), F(s + 3), F(s + 4), F(s + 5), F(s + 6), F(s + 7)
+static const uint32_t kj_above_tab[32] = {KJ_ROW8_(KJ_ABOVE_, 0), KJ_ROW8_(KJ_ABOVE_, 8),
+                                          KJ_ROW8_(KJ_ABOVE_, 16), KJ_ROW8_(KJ_ABOVE_, 24)};
+static const uint32_t kj_below_tab[32] = {KJ_ROW8_(KJ_BELOW_, 0), KJ_ROW8_(KJ_BELOW_, 8),
+                                          KJ_ROW8_(KJ_BELOW_, 16), KJ_ROW8_(KJ_BELOW_, 24)};
+
 typedef struct {
     uint64_t key;   /* E hand | D hand << 32, internal form */
     int16_t lo, hi; /* bounds on E's points from this trick boundary */
@@ -51,6 +61,7 @@ typedef struct {
     uint32_t tmask;
     int bonus;          /* last-trick bonus the table's values include; -1 = none yet */
     int8_t pts[32];     /* points by internal card, for the current trump */
+    uint32_t beaters[32]; /* the cards that beat each internal card, for the current trump */
     /* The card rules (kj_set_rules), [0] for a plain suit and [1] for the trump suit:
      * trick power by rank (-1 outside the pack), rank by power, points by power. */
     int8_t rule_pow[2][16];
@@ -133,7 +144,11 @@ static void kj_set_trump(kj_ctx *c, int trump, int bonus)
     c->trump = trump;
     c->tmask = 0xFFu << (8 * trump);
     for (int s = 0; s < 4; s++)
-        for (int p = 0; p < 8; p++) c->pts[s * 8 + p] = c->rule_pts[s == trump][p];
+        for (int p = 0; p < 8; p++) {
+            int x = s * 8 + p;
+            c->pts[x] = c->rule_pts[s == trump][p];
+            c->beaters[x] = kj_above_tab[x] | (s == trump ? 0u : c->tmask);
+        }
 }
 
 static inline int kj_card_to_internal(const kj_ctx *c, int card)
@@ -192,7 +207,8 @@ static int kj_points_of(const kj_ctx *c, uint32_t h)
 }
 
 static inline uint32_t kj_suit(int card) { return 0xFFu << (card & ~7); }
-static inline uint32_t kj_above(int card) { return kj_suit(card) & ~((2u << card) - 1); }
+static inline uint32_t kj_above(int card) { return kj_above_tab[card]; }
+static inline uint32_t kj_under(int card) { return kj_below_tab[card]; }
 
 /* 1 if `second` beats `led` */
 static inline int kj_beats(const kj_ctx *c, int led, int second)
@@ -200,6 +216,10 @@ static inline int kj_beats(const kj_ctx *c, int led, int second)
     if ((led >> 3) == (second >> 3)) return second > led;
     return (c->tmask >> second) & 1;
 }
+
+/* The cards that beat `led` (kj_beats as a mask): higher cards of its suit, and every
+ * trump when it is not one. */
+static inline uint32_t kj_beaters(const kj_ctx *c, int led) { return c->beaters[led]; }
 
 static inline uint32_t kj_replies(const kj_ctx *c, uint32_t hand, int led)
 {
@@ -218,17 +238,17 @@ static inline uint32_t kj_replies(const kj_ctx *c, uint32_t hand, int led)
  * winning run, or the bottom of a losing one, is then at least as good as any other
  * card of the run: swapping two such cards changes no trick's winner, only who takes
  * the difference in points. So one card per run is enough. */
-static inline uint32_t kj_follow_reps(const kj_ctx *c, uint32_t legal, uint32_t blockers, int lc)
+static inline uint32_t kj_follow_reps(const kj_ctx *c, uint32_t legal, uint32_t blockers, uint32_t win)
 {
     uint32_t out = legal, live = legal | blockers, m = legal;
     while (m) {
         int x = kj_ctz(m);
         m &= m - 1;
-        if (kj_beats(c, lc, x)) {
+        if ((win >> x) & 1) {
             uint32_t up = kj_above(x) & live;
             if (up && ((legal >> kj_ctz(up)) & 1)) out &= ~(1u << x);
         } else {
-            uint32_t down = kj_suit(x) & ((1u << x) - 1) & live;
+            uint32_t down = kj_under(x) & live;
             if (down && ((legal >> (tl_top32(down))) & 1)) out &= ~(1u << x);
         }
     }
@@ -247,7 +267,7 @@ static inline uint32_t kj_lead_reps(const kj_ctx *c, uint32_t hl, uint32_t hf)
         int x = kj_ctz(m);
         m &= m - 1;
         uint32_t up = kj_above(x) & live;
-        uint32_t down = kj_suit(x) & ((1u << x) - 1) & live;
+        uint32_t down = kj_under(x) & live;
         int run_up = up && ((hl >> kj_ctz(up)) & 1);
         int run_down = down && ((hl >> (tl_top32(down))) & 1);
         if (!run_up && !run_down) continue;
@@ -288,9 +308,9 @@ static int kj_lead(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int rem, int
 
 /* Move ordering. A follower first wins the trick (with points if he can, or with his
  * lowest trump when ruffing), else throws his cheapest card, keeping trumps. */
-static inline int kj_follow_score(const kj_ctx *c, int lc, int r)
+static inline int kj_follow_score(const kj_ctx *c, int lc, int r, uint32_t win)
 {
-    if (kj_beats(c, lc, r)) {
+    if ((win >> r) & 1) {
         if ((c->tmask >> r) & 1 && !((c->tmask >> lc) & 1)) return 48 - (r & 7);
         return 64 + c->pts[r];
     }
@@ -308,30 +328,60 @@ static inline int kj_lead_score(const kj_ctx *c, int m, uint32_t hf)
     return -c->pts[m] - (((c->tmask >> m) & 1) ? 8 : 0);
 }
 
+/* kj_lead_reps in kj_lead_score's order, the table's best lead `ttbest` first, in one
+ * pass over the leader's cards (each card's beating replies found once, for both);
+ * returns their number. */
+static inline int kj_lead_moves(const kj_ctx *c, uint32_t hl, uint32_t hf, int ttbest, int *moves, int *scores)
+{
+    uint32_t live = hl | hf, m = hl;
+    int n = 0;
+    while (m) {
+        int x = kj_ctz(m);
+        m &= m - 1;
+        uint32_t up = kj_above(x) & live, down = kj_under(x) & live;
+        int run_up = up && ((hl >> kj_ctz(up)) & 1);
+        int run_down = down && ((hl >> (tl_top32(down))) & 1);
+        uint32_t replies = kj_replies(c, hf, x), beat = replies & kj_beaters(c, x);
+        if (!beat) {
+            if (run_up) continue;
+        } else if (beat == replies) {
+            if (run_down) continue;
+        } else if (run_up && c->pts[kj_ctz(up)] == c->pts[x]) {
+            continue;
+        }
+        int trump = (c->tmask >> x) & 1, score;
+        if (x == ttbest) score = 1000;
+        else if (!beat) score = trump ? -c->pts[x] : 64 + c->pts[x];
+        else score = -c->pts[x] - (trump ? 8 : 0);
+        n = tl_insert(moves, scores, n, x, score);
+    }
+    return n;
+}
 
 /* E's points from a trick boundary with two cards in each hand, by direct enumeration
- * (no table, no window: the tree has at most eight leaves). */
-static int kj_end2(const kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int rem)
+ * (no table, no window: the tree has at most eight leaves), counted for the leader:
+ * he keeps the lead after the first trick when the reply does not beat it, and wins
+ * the second if his last card is not beaten, or beats the follower's lead. */
+static inline int kj_end2(const kj_ctx *c, uint32_t hE, uint32_t hD, int leader, int rem)
 {
-    int f = 1 - leader;
     uint32_t hl = leader ? hD : hE, hf = leader ? hE : hD;
-    int best = leader == 0 ? -KJ_INF : KJ_INF;
-    for (uint32_t ml = hl; ml; ml &= ml - 1) {
-        int a = kj_ctz(ml), a2 = kj_ctz(hl & ~(1u << a));
-        uint32_t legal = kj_replies(c, hf, a);
-        int reply = f == 0 ? -KJ_INF : KJ_INF;
-        for (uint32_t mf = legal; mf; mf &= mf - 1) {
-            int b = kj_ctz(mf), b2 = kj_ctz(hf & ~(1u << b));
-            int p1 = c->pts[a] + c->pts[b];
-            int w1 = kj_beats(c, a, b) ? f : leader, w2;
-            if (w1 == leader) w2 = kj_beats(c, a2, b2) ? f : leader;
-            else w2 = kj_beats(c, b2, a2) ? leader : f;
-            int v = (w1 == 0 ? p1 : 0) + (w2 == 0 ? rem - p1 : 0);
-            if (f == 0 ? v > reply : v < reply) reply = v;
+    int l[2] = {kj_ctz(hl), tl_top32(hl)}, f[2] = {kj_ctz(hf), tl_top32(hf)};
+    int best = -KJ_INF;
+    for (int i = 0; i < 2; i++) {
+        int a = l[i], a2 = l[1 - i];
+        uint32_t win = kj_beaters(c, a), legal = kj_replies(c, hf, a);
+        int reply = KJ_INF; /* the follower leaves the leader the least */
+        for (int j = 0; j < 2; j++) {
+            int b = f[j], b2 = f[1 - j];
+            if (!((legal >> b) & 1)) continue;
+            int p1 = c->pts[a] + c->pts[b], v;
+            if ((win >> b) & 1) v = kj_beats(c, b2, a2) ? rem - p1 : 0;
+            else v = p1 + (kj_beats(c, a2, b2) ? 0 : rem - p1);
+            if (v < reply) reply = v;
         }
-        if (leader == 0 ? reply > best : reply < best) best = reply;
+        if (reply > best) best = reply;
     }
-    return best;
+    return leader == 0 ? best : rem - best;
 }
 
 /* E's points from a trick boundary with three cards in each hand, fail-soft in the
@@ -382,19 +432,20 @@ TL_DISPATCH static int kj_follow(kj_ctx *c, uint32_t hE, uint32_t hD, int leader
 {
     int f = 1 - leader;
     uint32_t hf = f ? hD : hE, hl = f ? hE : hD;
-    uint32_t legal = kj_replies(c, hf, lc);
-    uint32_t reps = kj_follow_reps(c, legal, hl | (1u << lc), lc);
+    uint32_t legal = kj_replies(c, hf, lc), win = kj_beaters(c, lc);
+    uint32_t reps = legal & (legal - 1) ? kj_follow_reps(c, legal, hl | (1u << lc), win) : legal;
     int moves[9], scores[9], n = 0;
+    if (!(reps & (reps - 1))) { moves[0] = kj_ctz(reps); n = 1; reps = 0; }
     while (reps) {
         int r = kj_ctz(reps);
         reps &= reps - 1;
-        n = tl_insert(moves, scores, n, r, kj_follow_score(c, lc, r));
+        n = tl_insert(moves, scores, n, r, kj_follow_score(c, lc, r, win));
     }
     int maximizing = (f == 0);
     int best = maximizing ? -KJ_INF : KJ_INF;
     for (int i = 0; i < n; i++) {
         int r = moves[i];
-        int w = kj_beats(c, lc, r) ? f : leader;
+        int w = ((win >> r) & 1) ? f : leader;
         uint32_t nE = hE, nD = hD;
         if (f) nD &= ~(1u << r); else nE &= ~(1u << r);
         int p = c->pts[lc] + c->pts[r];
@@ -450,13 +501,7 @@ TL_DISPATCH static int kj_lead(kj_ctx *c, uint32_t hE, uint32_t hD, int leader, 
         kj_tt_put(bucket, key, tag, c->age, ncards, lo, hi, -1);
         return v;
     }
-    uint32_t reps = kj_lead_reps(c, hl, hf);
-    int moves[9], scores[9], n = 0;
-    while (reps) {
-        int m = kj_ctz(reps);
-        reps &= reps - 1;
-        n = tl_insert(moves, scores, n, m, m == ttbest ? 1000 : kj_lead_score(c, m, hf));
-    }
+    int moves[9], scores[9], n = kj_lead_moves(c, hl, hf, ttbest, moves, scores);
     int a0 = alpha, b0 = beta;
     int maximizing = (leader == 0);
     int best = maximizing ? -KJ_INF : KJ_INF, bestm = -1;
@@ -611,7 +656,7 @@ static int kj_pv(kj_ctx *c, uint64_t e, uint64_t d, int trump, int leader, int t
         int order[18], score[18], no = 0;
         uint32_t other = n.lc < 0 ? (n.leader ? n.hE : n.hD) : 0;
         while (legal) {
-            int m = kj_ctz(legal), sc = n.lc < 0 ? kj_lead_score(c, m, other) : kj_follow_score(c, n.lc, m);
+            int m = kj_ctz(legal), sc = n.lc < 0 ? kj_lead_score(c, m, other) : kj_follow_score(c, n.lc, m, kj_beaters(c, n.lc));
             legal &= legal - 1;
             no = tl_insert(order, score, no, m, sc);
         }
@@ -832,11 +877,11 @@ static int kj_pimc(kj_ctx *c, uint64_t mine, uint64_t known, uint64_t pool, int 
             if (e && e->best) hint = e->best - 1;
             reps = kj_lead_reps(c, hl, hf);
         } else {
-            reps = kj_follow_reps(c, kj_replies(c, hf, n->lc), hl | (1u << n->lc), n->lc);
+            reps = kj_follow_reps(c, kj_replies(c, hf, n->lc), hl | (1u << n->lc), kj_beaters(c, n->lc));
         }
         int order[KJ_MAX_HAND], score[KJ_MAX_HAND], no = 0;
         for (int i = 0; i < k; i++) {
-            int h = n->lc >= 0 ? kj_follow_score(c, n->lc, im[i]) : kj_lead_score(c, im[i], hf);
+            int h = n->lc >= 0 ? kj_follow_score(c, n->lc, im[i], kj_beaters(c, n->lc)) : kj_lead_score(c, im[i], hf);
             no = tl_insert(order, score, no, i, im[i] == hint ? 1 << 20 : votes[i] * 1024 + h);
         }
         int first = order[0], best = kj_mover_child(c, n, im[first], -1, n->rem + 1);

@@ -70,6 +70,8 @@ REALPLAY_KEYS = {
     "rules",
     "samples",
     "persist",
+    "shared_play",
+    "rows",
     "contracts",
     "median_ms",
     "mean_ms",
@@ -91,7 +93,7 @@ def test_bench_realplay_json_has_the_figures(cli):
     assert set(report) == REALPLAY_KEYS
     assert report["what"] == "realplay" and report["deals"] == 2 and report["seed"] == 3
     assert report["rules"] == "seed" and report["samples"] == 20
-    assert report["contracts"] == 16  # 4 trumps x 2 bidders a deal
+    assert report["contracts"] == report["rows"] == 16  # 4 trumps x 2 bidders a deal
     assert 0 < report["median_ms"] <= report["max_ms"]
     assert 0 < report["mean_ms"] <= report["max_ms"]
     for key in ("deals_per_second", "cpu_ms_per_contract", "cpu_deals_per_second"):
@@ -139,6 +141,35 @@ def test_bench_pimc_with_and_without_persistent_worlds(cli):
     assert reports[0]["nodes_per_contract"] != reports[1]["nodes_per_contract"]
     status, out, _ = cli("bench", "klabberjass", "--what", "realplay", "--deals", "1", "--persist")
     assert status == 0 and "persistent worlds" in out
+
+
+def test_bench_realplay_shared_play_plays_each_key_once(cli):
+    """With --shared-play a deal's rows of one play key are played once: the plays
+    counted are the deal's distinct keys, and the rows all of its contracts."""
+    import random
+
+    from analysis.bidding.klabberjass import deal_tables
+    from analysis.bidding.realplay import play_key, realplay_deals, row_play
+    from solver.klabberjass import SEED
+
+    argv = ["bench", "klabberjass", "--what", "realplay", "--deals", "3", "--seed", "2"]
+    status, out, _ = cli(*argv, "--shared-play", "--json")
+    report = json.loads(out)
+    assert status == 0 and report["shared_play"] and report["rows"] == 24
+    _, deals, _ = realplay_deals(random.Random(2), 3)
+    keys = [
+        {play_key(row, row_play(deal, row, SEED)) for row in table}
+        for deal, table in zip(deals, deal_tables(deals, SEED), strict=True)
+    ]
+    assert report["contracts"] == sum(len(k) for k in keys) < 24
+    status, out, _ = cli(*argv, "--shared-play")
+    assert status == 0 and f"{report['contracts']} contracts played for 24 rows" in out
+
+
+@pytest.mark.parametrize("what", [["--what", "table"], ["--what", "pimc"]])
+def test_bench_shared_play_goes_with_realplay(cli, what):
+    status, out, err = cli("bench", "klabberjass", *what, "--deals", "1", "--shared-play")
+    assert_one_error_line(status, out, err, "--shared-play")
 
 
 @pytest.mark.parametrize("what", [["--what", "table"], [], ["--what", "advice"]])

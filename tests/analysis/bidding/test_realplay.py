@@ -23,11 +23,13 @@ from analysis.bidding.realplay import (
     dd_policies,
     evaluate_view_pimc,
     pimc_policy,
+    play_key,
     played_row,
     realplay_chunk,
     realplay_table,
     row_play,
     score_row,
+    shared_policy,
 )
 from analysis.play import play_deal
 from analysis.studies import StudyError, chunk_rng, read_study, run_study
@@ -146,6 +148,42 @@ def test_study_is_deterministic_and_pimc_differs_from_double_dummy():
     # each contract is replayed alone from its deal's seed
     other = realplay_chunk(random.Random(4), 0, 8, params)
     assert any(a[pimc] != other[pimc] for _, pimc in cols)
+
+
+def test_shared_play_is_each_row_played_alone_from_its_keys_seed():
+    """``play_seed=shared``: every row scores what its own play from its key's seed
+    gives, whichever row of the key was played: the play does not depend on the
+    bidder. On these deals some rows share a play and some keys differ by bidder."""
+    rules = rules_of("seed")
+    deals = [Deal.random(s) for s in range(6)]
+    shared_rows = split = 0
+    for deal, table in zip(deals, deal_tables(deals, rules), strict=True):
+        got = realplay_table(deal, table, 4, 99, rules, "shared")
+        keys = [play_key(row, row_play(deal, row, rules)) for row in table]
+        for row, key, (_, pimc) in zip(table, keys, got, strict=True):
+            policy = shared_policy(4, 99, key)
+            assert played_row(deal, row, (policy, policy), rules) == pimc
+        shared_rows += len(keys) - len(set(keys))
+        split += sum(keys[2 * t] != keys[2 * t + 1] for t in range(4))  # E, D per trump
+    assert shared_rows > 0 and split > 0
+    # the default seeds every row alone, as the published tables were made
+    deal, table = deals[0], deal_tables(deals[:1], rules)[0]
+    rows = realplay_table(deal, table, 4, 99, rules)
+    for j, (row, (_, pimc)) in enumerate(zip(table, rows, strict=True)):
+        policy = pimc_policy(4, 99, j)
+        assert played_row(deal, row, (policy, policy), rules) == pimc
+
+
+def test_the_study_takes_the_shared_play_and_checks_it(tmp_path):
+    params = {"samples": 3, "play_seed": "shared"}
+    a = realplay_chunk(random.Random(5), 0, 4, params)
+    assert a == realplay_chunk(random.Random(5), 0, 4, params)
+    assert a != realplay_chunk(random.Random(5), 0, 4, {"samples": 3})
+    with pytest.raises(StudyError, match="invalid play_seed 'both'"):
+        run_study(
+            "klabberjass-realplay", 3, 1, tmp_path / "x", workers=1,
+            params={"play_seed": "both"},
+        )  # fmt: skip
 
 
 def test_a_tiny_study_runs_and_its_params_are_checked_first(tmp_path):
