@@ -226,8 +226,14 @@ STUDIES: dict[str, Study] = {
             "flagged by how likely the derived auction reaches the contract",
             "analysis.bidding.sinking_realplay:sinking_realplay_chunk",
             20,
-            {"rules": "seed", "samples": 20, "sink_samples": 20},
-            {"rules": _choice("seed"), "samples": _COUNT, "sink_samples": _COUNT},
+            {"rules": "seed", "samples": 20, "sink_samples": 20, "play": "pimc", "depth": 2},
+            {
+                "rules": _choice("seed"),
+                "samples": _COUNT,
+                "sink_samples": _COUNT,
+                "play": _choice("pimc", "alphamu"),
+                "depth": _COUNT,
+            },
             {"bidder": "seat", "trump": "suit"},
         ),
         Study(
@@ -474,6 +480,7 @@ _ADDED_PARAMS: dict[str, dict[str, Any]] = {
         "play_b": "same",
     },
     "carabin-matches": {"format": "single", "inference": "none", "max_deals": 500},
+    "klabberjass-sinking-realplay": {"play": "pimc", "depth": 2},
 }
 
 

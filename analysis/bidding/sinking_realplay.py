@@ -329,6 +329,38 @@ COLUMNS = (
 )
 
 
+#: The card plays of the real-play columns (the study's ``play``).
+PLAYS = ("pimc", "alphamu")
+
+
+def real_play(params: dict[str, Any]) -> Callable[[str], Policy]:
+    """The card play of the real-play columns, built from a seed text: ``play`` is
+    ``pimc`` (:class:`analysis.play.Pimc`, the default) or ``alphamu``
+    (:class:`analysis.alphamu.AlphaMu`, ``depth`` decisions searched, default 2), each
+    over ``samples`` worlds a decision (default 20). The same seed text draws the same
+    worlds at the first searched decision under either play.
+
+    Raises:
+        RulesError: an unknown ``play`` (the message quotes it).
+
+    >>> real_play({"play": "minimax"})
+    Traceback (most recent call last):
+    ...
+    solver.errors.RulesError: invalid play 'minimax' (expected pimc or alphamu)
+    """
+    play = str(params.get("play", "pimc"))
+    samples = int(params.get("samples", 20))
+    if play not in PLAYS:
+        raise RulesError(f"invalid play '{play}' (expected {' or '.join(PLAYS)})")
+    if play == "alphamu":
+        from analysis.alphamu import AlphaMu
+
+        depth = int(params.get("depth", 2))
+        AlphaMu(samples, depth)  # checks the budget before any card is played
+        return lambda text: AlphaMu(samples, depth, seed=random.Random(text))
+    return lambda text: Pimc(samples, seed=random.Random(text))
+
+
 def play_case(
     deal: Deal,
     bidder: int,
@@ -344,18 +376,19 @@ def play_case(
         bidder: the bidder's seat.
         trump: the trump suit.
         seed: the case's seed (:func:`case_seed`).
-        params: ``samples``, ``sink_samples``, ``rules`` (see the study).
-        policy: the card play of the "pimc" columns, built from a seed text (default
-            :class:`analysis.play.Pimc` with ``samples`` worlds); the tests pass
-            double dummy.
+        params: ``samples``, ``sink_samples``, ``rules``, ``play``, ``depth`` (see the
+            study).
+        policy: the card play of the real-play (``pimc_``) columns, built from a seed
+            text (default :func:`real_play` of ``params``); the tests pass double dummy.
+
+    Raises:
+        RulesError: the bidder holds no sequence and no Bella, or an unknown ``play``.
     """
     rules = Rules.preset(str(params.get("rules", "seed")))
     samples = int(params.get("samples", 20))
     sink_samples = int(params.get("sink_samples", 20))
     if policy is None:
-
-        def policy(text: str) -> Policy:
-            return Pimc(samples, seed=random.Random(text))
+        policy = real_play(params)
 
     b = bidder
     own = deal.hands[b]
@@ -443,6 +476,7 @@ def sinking_realplay_chunk(
         raise RulesError(
             f"invalid rules '{params.get('rules')}' (the derived auction is seed only)"
         )
+    policy = real_play(params)
     seeds = [rng.getrandbits(64) for _ in range(count)]
     cols: dict[str, list] = {k: [] for k in COLUMNS}
     from analysis.matches import KLABBERJASS_POLICIES, klabberjass_auction
@@ -456,7 +490,7 @@ def sinking_realplay_chunk(
             for t in range(4):
                 if not runs(deal.hands[b]) and not has_bella(deal.hands[b], t):
                     continue
-                row = play_case(deal, b, t, case_seed(s, b, t), params)
+                row = play_case(deal, b, t, case_seed(s, b, t), params, policy)
                 row["deal"] = start + i
                 row["reach"] = reach[(b, t)]
                 row["reached"] = drawn == (b, t)

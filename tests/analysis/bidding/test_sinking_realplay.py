@@ -6,6 +6,7 @@ computed here another way."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import numpy as np
@@ -27,7 +28,7 @@ from analysis.bidding.sinking_realplay import (
     sinking_realplay_tables,
 )
 from analysis.play import DoubleDummy, Pimc, hidden_of, play_deal
-from analysis.studies import StudyError, run_study
+from analysis.studies import StudyError, chunk_rng, read_study, run_study
 from solver.errors import RulesError
 from solver.klabberjass import SEED, engine
 from solver.klabberjass._core import sample_hands
@@ -183,6 +184,68 @@ def test_bad_input_is_one_clear_error(tmp_path):
         BellaDecision(deal.hands, nothing[0], nothing[1], 0, 4, 1)
     with pytest.raises(RulesError, match="invalid samples 0"):
         BellaDecision(deal.hands, 0, 0, 0, 0, 1)
+
+
+def test_bad_play_is_one_clear_error_quoting_it(tmp_path):
+    with pytest.raises(StudyError, match="invalid play 'minimax' .*expected pimc or alphamu"):
+        run_study("klabberjass-sinking-realplay", 2, 1, tmp_path / "a", workers=1,
+                  progress=False, params={"play": "minimax"})  # fmt: skip
+    with pytest.raises(StudyError, match="invalid depth '0'"):
+        run_study("klabberjass-sinking-realplay", 2, 1, tmp_path / "b", workers=1,
+                  progress=False, params={"play": "alphamu", "depth": 0})  # fmt: skip
+    deal, b, t = next((d, b, t) for _s, d, b, t in _cases(range(20)))
+    with pytest.raises(RulesError, match="invalid play 'minimax'"):
+        play_case(deal, b, t, "x", {**PARAMS, "play": "minimax"})
+
+
+def test_alphamu_play_fills_the_columns_on_the_same_cases(tmp_path):
+    """``play=alphamu``: αμ on both sides for the real-play columns. The cases, the
+    bidder's decisions before the play and the double-dummy columns are those of
+    ``play=pimc`` on the same seed (only the card play differs), hide_value is the
+    bidder's card points sinking minus declaring, and a case replays alone with
+    :class:`analysis.alphamu.AlphaMu` as its policy."""
+    from analysis.alphamu import AlphaMu
+
+    params = {"samples": 4, "sink_samples": 4}
+    out = {}
+    for play in ("pimc", "alphamu"):
+        run_study("klabberjass-sinking-realplay", 6, 5, tmp_path / play, workers=1,
+                  progress=False, params={**params, "play": play, "depth": 2})  # fmt: skip
+        out[play] = read_study(tmp_path / play)
+    a, p = out["alphamu"], out["pimc"]
+    assert list(a.columns) == list(COLUMNS) and len(a) > 0
+    same = [c for c in COLUMNS if not c.startswith("pimc_") and c != "hide_value"]
+    pd.testing.assert_frame_equal(a[same], p[same])
+    assert (a["hide_value"] == a["pimc_cp_sink"] - a["pimc_cp_declare"]).all()
+    real = [c for c in COLUMNS if c.startswith("pimc_cp")]
+    assert not a[real].equals(p[real])  # the card play is another one
+    rng = chunk_rng("klabberjass-sinking-realplay", 5, 0)
+    seeds = [rng.getrandbits(64) for _ in range(6)]
+    k = len(a) - 1
+    i, bidder, trump = (int(a[c].iloc[k]) for c in ("deal", "bidder", "trump"))
+    row = play_case(
+        Deal.random(seeds[i]), bidder, trump, case_seed(seeds[i], bidder, trump),
+        {**PARAMS, **params},
+        policy=lambda text: AlphaMu(4, 2, seed=random.Random(text)),
+    )  # fmt: skip
+    assert all(row[c] == a[c].iloc[k] for c in row)
+
+
+def test_a_folder_written_before_play_was_a_parameter_resumes_as_pimc(tmp_path):
+    """A manifest without ``play`` and ``depth`` (written before they existed) is read
+    as ``play=pimc``: the study extends it, and its rows are those of a fresh run."""
+    params = {"samples": 2, "sink_samples": 2}
+    run_study("klabberjass-sinking-realplay", 2, 3, tmp_path / "old", workers=1,
+              progress=False, params=params, chunk_size=2)  # fmt: skip
+    path = tmp_path / "old" / "_manifest.json"
+    man = json.loads(path.read_text())
+    assert man["params"].pop("play") == "pimc" and man["params"].pop("depth") == 2
+    path.write_text(json.dumps(man))
+    run_study("klabberjass-sinking-realplay", 4, 3, tmp_path / "old", workers=1,
+              progress=False, params=params, chunk_size=2)  # fmt: skip
+    run_study("klabberjass-sinking-realplay", 4, 3, tmp_path / "new", workers=1,
+              progress=False, params={**params, "play": "pimc"}, chunk_size=2)  # fmt: skip
+    pd.testing.assert_frame_equal(read_study(tmp_path / "old"), read_study(tmp_path / "new"))
 
 
 def test_reach_probabilities_are_a_distribution_over_contracts():
