@@ -51,6 +51,15 @@ What keeps it fast (each cut leaves the choice unchanged):
   trick, the leader, the depth left) and its set of worlds, for the nodes reached by
   two orders of the same cards.
 
+**Information.** The worlds are drawn as PIMC draws them, from the player's own
+information (:func:`analysis.play.hidden_of` for a :class:`analysis.play.PlayState`,
+:meth:`solver.klabberjass.View.inference` for a view): the other player's shown
+(declared) cards not yet played are in every world; the turn-up, the bottom card when
+shown, the cards played and those the play showed him not to hold (voids, failing to
+overtrump) are in none. The tests check every world of whole deals with shown runs and
+a shown bottom card, and a position where the shown hand decides the card. Within the
+search the worlds are only narrowed by the cards the other player plays in them.
+
 **Budget.** ``worlds`` (the sample), ``depth`` (μ, counted in the player's own
 decisions; None: to the end of the play) and ``time_limit`` (seconds a decision): αμ is
 anytime; when the time runs out the card of the deepest finished iteration is played

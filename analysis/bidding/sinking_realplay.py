@@ -10,11 +10,16 @@ decides Bella before the first trick. Here (the ``klabberjass-sinking-realplay``
   strategies give a probability, not a yes/no) and one draw of that auction
   (``reached``). Summaries report the contracts the auction reaches (rows weighted by
   ``reach``) and all contracts (unweighted).
-- **Card play.** The contract is played card by card by PIMC on both sides
-  (:class:`analysis.play.Pimc`, ``samples`` worlds a decision), once per option:
+- **Card play.** The contract is played card by card by the study's ``play`` on both
+  sides, ``samples`` worlds a decision: ``pimc`` (the default,
+  :class:`analysis.play.Pimc`) or ``alphamu`` (:class:`analysis.alphamu.AlphaMu`,
+  ``depth`` decisions of the player searched, default 2), each from the player's own
+  information (:func:`analysis.play.hidden_of`: the cards shown and not yet played are
+  in every world of the other hand; the turn-up, the cards played and the voids the
+  play showed are in none), once per option:
 
   (a) *declare*: the bidder declares all his runs; their cards are shown to the
-      opponent, whose PIMC worlds hold them;
+      opponent, whose worlds hold them;
   (b) *sink*: he declares no run; nothing is shown.
 
   The opponent declares all his runs (shown) and announces his Bella. The same
@@ -28,21 +33,37 @@ decides Bella before the first trick. Here (the ``klabberjass-sinking-realplay``
   the card points already taken, and announces when the mean net of announcing is at
   least that of not announcing (sequences as declared; the opponent's Bella as the
   world holds it). Card play is for card points, so announcing does not change the
-  play; it changes the score.
+  play; it changes the score. The decision is the same under either ``play`` (double
+  dummy over the sampled worlds, not an αμ search).
 - **The sequences' decision** is taken before the first trick from the bidder's
   information (his nine cards and the turn-up, the opponent any nine of the 22 unseen
   cards, ``sink_samples`` worlds solved double dummy): he sinks his runs when the mean
   net of sinking beats declaring them, each with Bella chosen best in the world (he
   decides Bella later, knowing more). Only all-or-none of the runs is considered.
 
-Per case the option nets under PIMC play, under DD play, and the clairvoyant best
-(DD play, best subset and Bella knowing every card) are recorded. ``hide_value`` =
-the bidder's PIMC card points of (b) minus (a): what keeping his runs hidden is worth
-in the play. Under DD play it is 0 by construction (the tests check it).
+Per case the option nets under real play (the ``pimc_`` columns, whichever ``play``
+made them: the manifest says which), under DD play, and the clairvoyant best (DD
+play, best subset and Bella knowing every card) are recorded. ``hide_value`` = the
+bidder's real-play card points of (b) minus (a): what keeping his runs hidden is worth
+in the play. Under DD play it is 0 by construction (the tests check it). Only the
+card play depends on ``play``: on the same seed the cases, the decisions before the
+play and the DD columns are the same, and so are the worlds of each player's first
+searched decision.
 
 :func:`sinking_realplay_tables` summarises one or more studies (intervals clustered by
 deal, weighted by ``reach`` for the reached contracts); ``python -m
 analysis.bidding.sinking_realplay STUDY_DIR... OUT_DIR`` writes them.
+
+**αμ against PIMC.** Under PIMC the information the runs give away is worth little to
+the opponent (about +1.3 card points a contract to the bidder who hides them, against
+the 20 or more points of a run), perhaps because PIMC cannot plan to exploit it: it
+assumes it will see every card later. :func:`play_comparison` asks the question again
+with αμ on both sides: it pairs a ``play=alphamu`` study with a ``play=pimc`` one on the
+same seed (the same contracts) and gives ``hide_value`` and the nets of sinking under
+each, and their difference contract by contract (``python -m
+analysis.bidding.sinking_realplay --compare STUDY_DIR... OUT_DIR``; the published
+tables are ``alphamu-hiding.csv`` and ``alphamu-summary.json`` in
+``data/studies/klabberjass-sinking-realplay``, read by notebook 06).
 """
 
 from __future__ import annotations
