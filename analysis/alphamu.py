@@ -77,6 +77,14 @@ rows: ``--pimc-worlds 250`` with ``--deals 300 --seed 1`` and ``--deals 150 --se
 2``; ``--pimc-worlds 20`` with ``--deals 150``, seeds 1 and 2 (CPU times vary with the
 machine; these were measured on a loaded one).
 
+**Sinking.** With αμ on both sides of the ``klabberjass-sinking-realplay`` study
+(``play=alphamu``; seeds 1 and 2, 1,860 and 1,920 deals, 9,732 contracts with runs),
+hiding the bidder's runs is worth him +1.06 [+0.88, +1.25] card points a contract,
++1.16 [+0.96, +1.35] with PIMC on the same contracts: paired, αμ − PIMC -0.09 [-0.28,
++0.10] (on the contracts the auction reaches +0.08 [-0.46, +0.62]). The deeper search
+does not make the hidden information worth more (notebook 06;
+``data/studies/klabberjass-sinking-realplay/alphamu-hiding.csv``).
+
 >>> from solver.klabberjass.deal import Deal
 >>> from analysis.play import play_deal
 >>> deal = Deal.random(7)
