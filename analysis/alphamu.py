@@ -51,6 +51,15 @@ What keeps it fast (each cut leaves the choice unchanged):
   trick, the leader, the depth left) and its set of worlds, for the nodes reached by
   two orders of the same cards.
 
+**Information.** The worlds are drawn as PIMC draws them, from the player's own
+information (:func:`analysis.play.hidden_of` for a :class:`analysis.play.PlayState`,
+:meth:`solver.klabberjass.View.inference` for a view): the other player's shown
+(declared) cards not yet played are in every world; the turn-up, the bottom card when
+shown, the cards played and those the play showed him not to hold (voids, failing to
+overtrump) are in none. The tests check every world of whole deals with shown runs and
+a shown bottom card, and a position where the shown hand decides the card. Within the
+search the worlds are only narrowed by the cards the other player plays in them.
+
 **Budget.** ``worlds`` (the sample), ``depth`` (μ, counted in the player's own
 decisions; None: to the end of the play) and ``time_limit`` (seconds a decision): αμ is
 anytime; when the time runs out the card of the deepest finished iteration is played
@@ -67,6 +76,14 @@ budget more worlds are worth more than the deeper search. The tool regenerates t
 rows: ``--pimc-worlds 250`` with ``--deals 300 --seed 1`` and ``--deals 150 --seed
 2``; ``--pimc-worlds 20`` with ``--deals 150``, seeds 1 and 2 (CPU times vary with the
 machine; these were measured on a loaded one).
+
+**Sinking.** With αμ on both sides of the ``klabberjass-sinking-realplay`` study
+(``play=alphamu``; seeds 1 and 2, 1,860 and 1,920 deals, 9,732 contracts with runs),
+hiding the bidder's runs is worth him +1.06 [+0.88, +1.25] card points a contract,
++1.16 [+0.96, +1.35] with PIMC on the same contracts: paired, αμ − PIMC -0.09 [-0.28,
++0.10] (on the contracts the auction reaches +0.08 [-0.46, +0.62]). The deeper search
+does not make the hidden information worth more (notebook 06;
+``data/studies/klabberjass-sinking-realplay/alphamu-hiding.csv``).
 
 >>> from solver.klabberjass.deal import Deal
 >>> from analysis.play import play_deal

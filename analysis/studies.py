@@ -222,12 +222,19 @@ STUDIES: dict[str, Study] = {
         Study(
             "klabberjass-sinking-realplay",
             "Klabberjass: for bidders holding sequences or Bella, declare or sink the runs "
-            "played by PIMC on both sides (and double dummy), Bella decided when played, "
-            "flagged by how likely the derived auction reaches the contract",
+            "played by PIMC on both sides, or by alphamu (play=, depth=), and double dummy, "
+            "Bella decided when played, flagged by how likely the derived auction reaches "
+            "the contract",
             "analysis.bidding.sinking_realplay:sinking_realplay_chunk",
             20,
-            {"rules": "seed", "samples": 20, "sink_samples": 20},
-            {"rules": _choice("seed"), "samples": _COUNT, "sink_samples": _COUNT},
+            {"rules": "seed", "samples": 20, "sink_samples": 20, "play": "pimc", "depth": 2},
+            {
+                "rules": _choice("seed"),
+                "samples": _COUNT,
+                "sink_samples": _COUNT,
+                "play": _choice("pimc", "alphamu"),
+                "depth": _COUNT,
+            },
             {"bidder": "seat", "trump": "suit"},
         ),
         Study(
@@ -475,6 +482,7 @@ _ADDED_PARAMS: dict[str, dict[str, Any]] = {
     },
     "carabin-matches": {"format": "single", "inference": "none", "max_deals": 500},
     "klabberjass-realplay": {"play_seed": "row"},
+    "klabberjass-sinking-realplay": {"play": "pimc", "depth": 2},
 }
 
 

@@ -10,11 +10,16 @@ decides Bella before the first trick. Here (the ``klabberjass-sinking-realplay``
   strategies give a probability, not a yes/no) and one draw of that auction
   (``reached``). Summaries report the contracts the auction reaches (rows weighted by
   ``reach``) and all contracts (unweighted).
-- **Card play.** The contract is played card by card by PIMC on both sides
-  (:class:`analysis.play.Pimc`, ``samples`` worlds a decision), once per option:
+- **Card play.** The contract is played card by card by the study's ``play`` on both
+  sides, ``samples`` worlds a decision: ``pimc`` (the default,
+  :class:`analysis.play.Pimc`) or ``alphamu`` (:class:`analysis.alphamu.AlphaMu`,
+  ``depth`` decisions of the player searched, default 2), each from the player's own
+  information (:func:`analysis.play.hidden_of`: the cards shown and not yet played are
+  in every world of the other hand; the turn-up, the cards played and the voids the
+  play showed are in none), once per option:
 
   (a) *declare*: the bidder declares all his runs; their cards are shown to the
-      opponent, whose PIMC worlds hold them;
+      opponent, whose worlds hold them;
   (b) *sink*: he declares no run; nothing is shown.
 
   The opponent declares all his runs (shown) and announces his Bella. The same
@@ -28,21 +33,37 @@ decides Bella before the first trick. Here (the ``klabberjass-sinking-realplay``
   the card points already taken, and announces when the mean net of announcing is at
   least that of not announcing (sequences as declared; the opponent's Bella as the
   world holds it). Card play is for card points, so announcing does not change the
-  play; it changes the score.
+  play; it changes the score. The decision is the same under either ``play`` (double
+  dummy over the sampled worlds, not an αμ search).
 - **The sequences' decision** is taken before the first trick from the bidder's
   information (his nine cards and the turn-up, the opponent any nine of the 22 unseen
   cards, ``sink_samples`` worlds solved double dummy): he sinks his runs when the mean
   net of sinking beats declaring them, each with Bella chosen best in the world (he
   decides Bella later, knowing more). Only all-or-none of the runs is considered.
 
-Per case the option nets under PIMC play, under DD play, and the clairvoyant best
-(DD play, best subset and Bella knowing every card) are recorded. ``hide_value`` =
-the bidder's PIMC card points of (b) minus (a): what keeping his runs hidden is worth
-in the play. Under DD play it is 0 by construction (the tests check it).
+Per case the option nets under real play (the ``pimc_`` columns, whichever ``play``
+made them: the manifest says which), under DD play, and the clairvoyant best (DD
+play, best subset and Bella knowing every card) are recorded. ``hide_value`` = the
+bidder's real-play card points of (b) minus (a): what keeping his runs hidden is worth
+in the play. Under DD play it is 0 by construction (the tests check it). Only the
+card play depends on ``play``: on the same seed the cases, the decisions before the
+play and the DD columns are the same, and so are the worlds of each player's first
+searched decision.
 
 :func:`sinking_realplay_tables` summarises one or more studies (intervals clustered by
 deal, weighted by ``reach`` for the reached contracts); ``python -m
 analysis.bidding.sinking_realplay STUDY_DIR... OUT_DIR`` writes them.
+
+**αμ against PIMC.** Under PIMC the information the runs give away is worth little to
+the opponent (about +1.3 card points a contract to the bidder who hides them, against
+the 20 or more points of a run), perhaps because PIMC cannot plan to exploit it: it
+assumes it will see every card later. :func:`play_comparison` asks the question again
+with αμ on both sides: it pairs a ``play=alphamu`` study with a ``play=pimc`` one on the
+same seed (the same contracts) and gives ``hide_value`` and the nets of sinking under
+each, and their difference contract by contract (``python -m
+analysis.bidding.sinking_realplay --compare STUDY_DIR... OUT_DIR``; the published
+tables are ``alphamu-hiding.csv`` and ``alphamu-summary.json`` in
+``data/studies/klabberjass-sinking-realplay``, read by notebook 06).
 """
 
 from __future__ import annotations
@@ -329,6 +350,38 @@ COLUMNS = (
 )
 
 
+#: The card plays of the real-play columns (the study's ``play``).
+PLAYS = ("pimc", "alphamu")
+
+
+def real_play(params: dict[str, Any]) -> Callable[[str], Policy]:
+    """The card play of the real-play columns, built from a seed text: ``play`` is
+    ``pimc`` (:class:`analysis.play.Pimc`, the default) or ``alphamu``
+    (:class:`analysis.alphamu.AlphaMu`, ``depth`` decisions searched, default 2), each
+    over ``samples`` worlds a decision (default 20). The same seed text draws the same
+    worlds at the first searched decision under either play.
+
+    Raises:
+        RulesError: an unknown ``play`` (the message quotes it).
+
+    >>> real_play({"play": "minimax"})
+    Traceback (most recent call last):
+    ...
+    solver.errors.RulesError: invalid play 'minimax' (expected pimc or alphamu)
+    """
+    play = str(params.get("play", "pimc"))
+    samples = int(params.get("samples", 20))
+    if play not in PLAYS:
+        raise RulesError(f"invalid play '{play}' (expected {' or '.join(PLAYS)})")
+    if play == "alphamu":
+        from analysis.alphamu import AlphaMu
+
+        depth = int(params.get("depth", 2))
+        AlphaMu(samples, depth)  # checks the budget before any card is played
+        return lambda text: AlphaMu(samples, depth, seed=random.Random(text))
+    return lambda text: Pimc(samples, seed=random.Random(text))
+
+
 def play_case(
     deal: Deal,
     bidder: int,
@@ -344,18 +397,19 @@ def play_case(
         bidder: the bidder's seat.
         trump: the trump suit.
         seed: the case's seed (:func:`case_seed`).
-        params: ``samples``, ``sink_samples``, ``rules`` (see the study).
-        policy: the card play of the "pimc" columns, built from a seed text (default
-            :class:`analysis.play.Pimc` with ``samples`` worlds); the tests pass
-            double dummy.
+        params: ``samples``, ``sink_samples``, ``rules``, ``play``, ``depth`` (see the
+            study).
+        policy: the card play of the real-play (``pimc_``) columns, built from a seed
+            text (default :func:`real_play` of ``params``); the tests pass double dummy.
+
+    Raises:
+        RulesError: the bidder holds no sequence and no Bella, or an unknown ``play``.
     """
     rules = Rules.preset(str(params.get("rules", "seed")))
     samples = int(params.get("samples", 20))
     sink_samples = int(params.get("sink_samples", 20))
     if policy is None:
-
-        def policy(text: str) -> Policy:
-            return Pimc(samples, seed=random.Random(text))
+        policy = real_play(params)
 
     b = bidder
     own = deal.hands[b]
@@ -443,6 +497,7 @@ def sinking_realplay_chunk(
         raise RulesError(
             f"invalid rules '{params.get('rules')}' (the derived auction is seed only)"
         )
+    policy = real_play(params)
     seeds = [rng.getrandbits(64) for _ in range(count)]
     cols: dict[str, list] = {k: [] for k in COLUMNS}
     from analysis.matches import KLABBERJASS_POLICIES, klabberjass_auction
@@ -456,7 +511,7 @@ def sinking_realplay_chunk(
             for t in range(4):
                 if not runs(deal.hands[b]) and not has_bella(deal.hands[b], t):
                     continue
-                row = play_case(deal, b, t, case_seed(s, b, t), params)
+                row = play_case(deal, b, t, case_seed(s, b, t), params, policy)
                 row["deal"] = start + i
                 row["reach"] = reach[(b, t)]
                 row["reached"] = drawn == (b, t)
@@ -656,6 +711,147 @@ def sinking_realplay_tables(frames: Sequence[pd.DataFrame], manifests: Sequence[
     return out
 
 
+# ---------------------------------------------------------------------- αμ against PIMC
+
+
+def done_deals(manifest: dict) -> int:
+    """The deals of a study folder's longest run of whole chunks from the first (a
+    study stopped part way keeps the chunks it finished)."""
+    done = set()
+    for name in manifest.get("files", {}):
+        digits = name.removeprefix("chunk-").removesuffix(".parquet")
+        if digits.isdigit():
+            done.add(int(digits))
+    k = 0
+    while k in done:
+        k += 1
+    return min(k * int(manifest["chunk_size"]), int(manifest["deals"]))
+
+
+#: The columns that do not depend on the card play (equal under ``play=pimc`` and
+#: ``play=alphamu`` on the same seed).
+SHARED = ("deal", "bidder", "trump", "reach", "reached", "run_points", "bella", "est_margin",
+          "est_bate", "sinks", "dd_cp", "dd_bella_declare", "dd_bella_sink", "dd_all",
+          "dd_none", "dd_declare", "dd_sink", "dd_info", "dd_best")  # fmt: skip
+
+#: What :func:`play_comparison` measures (over contracts whose bidder holds runs).
+COMPARED = {
+    "hide_value": "bidder's card points, sink runs minus declare runs (hide_value)",
+    "sink_over_declare": "net, sink runs minus declare runs (Bella when played in both)",
+    "info_over_declare": "net, runs decided from information minus declare runs",
+}
+
+
+def play_comparison(frames: Sequence[pd.DataFrame], manifests: Sequence[dict]) -> dict:
+    """The value of hiding the runs under αμ play and under PIMC play on the same
+    contracts: for each seed, a study with ``play=alphamu`` and one with ``play=pimc``
+    (the same seed and other parameters), each read up to the deals both finished.
+
+    For each seed and pooled over them (clusters: seed and deal), each set of cases
+    (``reached``: weighted by ``reach``; ``all``), and each measure of :data:`COMPARED`
+    on the contracts whose bidder holds runs: its mean under αμ, under PIMC, and the
+    paired difference αμ − PIMC contract by contract, 95 % intervals clustered by
+    deal.
+
+    Returns:
+        ``table`` (rows: seed, cases, what, play, mean, low, high, deals, contracts)
+        and ``studies`` (the manifests, without their file lists, ``deals`` the deals
+        used).
+
+    Raises:
+        StudyError: a seed without exactly one study of each play, other parameters
+            that differ, or contracts that differ (not the same cases).
+    """
+    import pandas as pd
+
+    by_seed: dict[int, dict[str, tuple[pd.DataFrame, dict]]] = {}
+    for df, man in zip(frames, manifests, strict=True):
+        params = {"play": "pimc", "depth": 2, **man["params"]}
+        play = str(params["play"])
+        if play in by_seed.setdefault(int(man["seed"]), {}):
+            raise StudyError(f"two studies with play={play} for seed {man['seed']}")
+        by_seed[int(man["seed"])][play] = (df, {**man, "params": params})
+    rows: list[dict[str, Any]] = []
+    pooled: list[pd.DataFrame] = []
+    studies = []
+    for seed, plays in sorted(by_seed.items()):
+        if sorted(plays) != ["alphamu", "pimc"]:
+            raise StudyError(f"seed {seed} needs one study with play=alphamu and one with "
+                             f"play=pimc (found: {', '.join(sorted(plays))})")  # fmt: skip
+        (a, ma), (b, mb) = plays["alphamu"], plays["pimc"]
+        other = {k: v for k, v in ma["params"].items() if k not in ("play", "depth")}
+        if other != {k: v for k, v in mb["params"].items() if k not in ("play", "depth")}:
+            raise StudyError(f"seed {seed}: the two studies differ in more than play")
+        n = min(done_deals(ma), done_deals(mb))
+        a = a[a["deal"] < n].reset_index(drop=True)
+        b = b[b["deal"] < n].reset_index(drop=True)
+        if len(a) != len(b) or not a[list(SHARED)].equals(b[list(SHARED)]):
+            raise StudyError(f"seed {seed}: the two studies do not hold the same contracts")
+        for m in (ma, mb):
+            studies.append({**{k: v for k, v in m.items() if k != "files"}, "deals": n})
+        both = a[list(SHARED)].copy()
+        both["seed"] = seed
+        for play, df in (("alphamu", a), ("pimc", b)):
+            both[f"{play}:hide_value"] = df["hide_value"]
+            both[f"{play}:sink_over_declare"] = df["pimc_sink"] - df["pimc_declare"]
+            both[f"{play}:info_over_declare"] = df["pimc_info"] - df["pimc_declare"]
+        pooled.append(both)
+    everything = pd.concat(pooled, ignore_index=True)
+    groups = [(str(s), everything[everything["seed"] == s]) for s in sorted(by_seed)]
+    if len(by_seed) > 1:
+        groups.append(("pooled", everything))
+    for label, df in groups:
+        df = df[df["run_points"] > 0]
+        clusters = (df["seed"].astype(np.int64) * (1 << 40) + df["deal"]).to_numpy()
+        for cases, w in (("reached", reach_weights(df)), ("all", None)):
+            for what in COMPARED:
+                xa = df[f"alphamu:{what}"].to_numpy(dtype=float)
+                xp = df[f"pimc:{what}"].to_numpy(dtype=float)
+                for play, x in (("alphamu", xa), ("pimc", xp), ("alphamu minus pimc", xa - xp)):
+                    mean, lo, hi, deals = clustered_mean(x, clusters, w)
+                    rows.append(
+                        {"seed": label, "cases": cases, "what": what, "play": play,
+                         "mean": mean, "low": lo, "high": hi, "deals": deals,
+                         "contracts": int(len(df) if w is None else (w > 0).sum())}
+                    )  # fmt: skip
+    return {"table": pd.DataFrame(rows), "studies": studies}
+
+
+def write_comparison(result: dict, out: str | Path, command: str) -> None:
+    """``alphamu-hiding.csv`` (the table of :func:`play_comparison`) and
+    ``alphamu-summary.json`` (the studies, what each measure is, the commands)."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    result["table"].to_csv(out / "alphamu-hiding.csv", index=False, float_format="%.4g")
+    data = {
+        "studies": result["studies"],
+        "what": COMPARED,
+        "cases": "contracts whose bidder holds runs; 'reached' weighted by reach",
+        "intervals": "95 %, clustered by deal (pooled: by seed and deal); 'alphamu minus "
+        "pimc' paired contract by contract",
+        "command": command,
+        "regenerate": [
+            f"tricklab study klabberjass-sinking-realplay --deals {m['deals']} --seed "
+            f"{m['seed']} --out DIR_{m['params']['play']}_{m['seed']} --workers 1 "
+            f"--param play={m['params']['play']}"
+            + (f" --param depth={m['params']['depth']}" if m["params"]["play"] == "alphamu" else "")
+            for m in result["studies"]
+        ],
+    }
+    (out / "alphamu-summary.json").write_text(json.dumps(data, indent=1, default=str) + "\n")
+
+
+def read_comparison(folder: str | Path | None = None) -> dict:
+    """What :func:`write_comparison` wrote (default: the published tables): ``table``
+    and the summary's keys."""
+    import pandas as pd
+
+    folder = Path(PUBLISHED if folder is None else folder)
+    out: dict[str, Any] = json.loads((folder / "alphamu-summary.json").read_text())
+    out["table"] = pd.read_csv(folder / "alphamu-hiding.csv", dtype={"seed": str})
+    return out
+
+
 def _fmt(rows) -> str:
     return ", ".join(
         f"{r.gain:+.2f} [{r.low:+.2f}, {r.high:+.2f}] (seed {r.seed})" for r in rows.itertuples()
@@ -809,26 +1005,49 @@ def read_summary(folder: str | Path) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m analysis.bidding.sinking_realplay STUDY_DIR... OUT_DIR``."""
+    """``python -m analysis.bidding.sinking_realplay [--compare] STUDY_DIR... OUT_DIR``.
+
+    Without ``--compare``: the summary tables of :func:`sinking_realplay_tables`. With
+    it: :func:`play_comparison` of studies with ``play=alphamu`` and ``play=pimc`` on
+    the same seeds, written by :func:`write_comparison`."""
     args = sys.argv[1:] if argv is None else argv
+    compare = bool(args) and args[0] == "--compare"
+    if compare:
+        args = args[1:]
     if len(args) < 2:
         print(
-            "usage: python -m analysis.bidding.sinking_realplay STUDY_DIR... OUT_DIR",
+            "usage: python -m analysis.bidding.sinking_realplay [--compare] STUDY_DIR... OUT_DIR",
             file=sys.stderr,
         )
         return 2
     frames, manifests = [], []
     for d in args[:-1]:
         try:
-            man = read_manifest(d)
+            man = read_manifest(d, files=compare)
         except StudyError as err:
             print(err, file=sys.stderr)
             return 2
         if man.get("study") != "klabberjass-sinking-realplay":
             print(f"not a klabberjass-sinking-realplay study: '{d}'", file=sys.stderr)
             return 2
-        manifests.append({k: v for k, v in man.items() if k != "files"})
+        manifests.append(man if compare else {k: v for k, v in man.items() if k != "files"})
         frames.append(read_study(d))
+    if compare:
+        try:
+            result = play_comparison(frames, manifests)
+        except StudyError as err:
+            print(err, file=sys.stderr)
+            return 2
+        dirs = " ".join(
+            f"DIR_{m['params'].get('play', 'pimc')}_{m['seed']}" for m in manifests
+        )  # the study folders, by play and seed
+        write_comparison(
+            result,
+            args[-1],
+            f"python -m analysis.bidding.sinking_realplay --compare {dirs} {args[-1]}",
+        )
+        print(result["table"].to_string(index=False))
+        return 0
     tables = sinking_realplay_tables(frames, manifests)
     dirs = " ".join(f"DIR_{m['seed']}" for m in manifests)  # the study folders, by seed
     command = f"python -m analysis.bidding.sinking_realplay {dirs} {args[-1]}"

@@ -14,10 +14,10 @@ import pytest
 from analysis import alphamu
 from analysis.alphamu import AlphaMu, _root, _Search, decide_view, search
 from analysis.play import Hidden, Pimc, PlayState, classes, hidden_of, play_deal
-from solver.cards import cards_of
+from solver.cards import cards_of, parse_card
 from solver.errors import RulesError
 from solver.klabberjass import SEED, Position, View, engine
-from solver.klabberjass.deal import Deal
+from solver.klabberjass.deal import Deal, runs
 from solver.klabberjass.rules import PACK
 
 BONUS = SEED.last_trick
@@ -242,6 +242,84 @@ def test_whole_deals_are_played_legally():
         a = play_deal(*args, (AlphaMu(8, depth=2, seed=seed), Pimc(8, seed=seed)))
         b = play_deal(*args, (AlphaMu(8, depth=2, seed=seed), Pimc(8, seed=seed)))
         assert a == b and len(a.cards) == 18
+
+
+class _Recording(AlphaMu):
+    """αμ that keeps each decision it searched (its worlds)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.decisions = []
+
+    def decide(self, p, hidden, candidates, rules=SEED):
+        d = super().decide(p, hidden, candidates, rules)
+        self.decisions.append(d)
+        return d
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+def test_every_world_holds_what_the_player_has_seen(depth):
+    """In whole deals where both players showed their runs and the bottom card lies
+    face up, every world of every αμ decision (through ``choose``, as the studies play)
+    gives the other player his shown cards not yet played, and none of: the turn-up,
+    the bottom card, a card played or in the mover's hand, a card of a suit or rank the
+    play showed him not to hold; and as many cards as he holds."""
+    live_shown = voids = checked = 0
+    for seed in range(40, 52):
+        deal = Deal.random(seed)
+        shown = [0, 0]
+        for s in (0, 1):
+            for r in runs(deal.hands[s]):
+                shown[s] |= r.cards
+        stock = PACK & ~(deal.hands[0] | deal.hands[1] | 1 << deal.turn)
+        bottom = random.Random(seed).choice(list(cards_of(stock)))
+        state = PlayState(Position(deal.turn_suit, 0, deal.hands), deal.turn,
+                          (shown[0], shown[1]), bottom=bottom)  # fmt: skip
+        player = _Recording(8, depth=depth, seed=seed)
+        while not state.position.is_over:
+            p = state.position
+            me, opp = p.to_move, 1 - p.to_move
+            before = len(player.decisions)
+            card = player.choose(state)
+            if len(player.decisions) > before:
+                played = sum(1 << c for c in state.played) | (
+                    0 if p.trick is None else 1 << p.trick
+                )
+                known = shown[opp] & ~played
+                live_shown += known != 0
+                voids += state.void[opp] != 0
+                for w in player.decisions[-1].worlds:
+                    checked += 1
+                    assert w & known == known
+                    assert not w & (1 << deal.turn | 1 << bottom | played | p.hands[me])
+                    assert not w & state.void[opp]
+                    assert bin(w).count("1") == bin(p.hands[opp]).count("1")
+            state.step(card)
+    assert live_shown > 10 and voids > 10 and checked > 1000  # the checks bit
+
+
+def test_a_shown_hand_is_played_as_seen():
+    """Deal 155 after twelve cards: E's three cards are the run he showed (JS TS 9S), so
+    every world of D's is the real one and αμ plays a double-dummy best card; had
+    nothing been shown, it plays a card that gives E more with these hands (what was
+    shown decides the card here)."""
+    deal = Deal.random(155)
+    e_run = sum(r.cards for r in runs(deal.hands[0]))
+    state = PlayState(Position(deal.turn_suit, 0, deal.hands), deal.turn, (e_run, 0))
+    for c in "KC 8C 8H TH JH 7H AD 8D 7D JD QC KH".split():
+        state.step(parse_card(c))
+    p = state.position
+    assert p.hands[0] == e_run and p.to_move == 1
+    bare = PlayState(p, state.turn, (0, 0), played=list(state.played),
+                     void=list(state.void), played_by=list(state.played_by))  # fmt: skip
+    # E's points after each of D's cards, double dummy: D wants the least
+    values = dict(engine.core().moves(p.hands[0], p.hands[1], p.trump, p.lead, -1, BONUS))
+    best = min(values.values())
+    for seed in range(4):
+        seen = AlphaMu(20, depth=2, seed=seed).choose(state)
+        unseen = AlphaMu(20, depth=2, seed=seed).choose(bare)
+        assert values[seen] == best
+        assert values[unseen] > best
 
 
 def test_time_limit_gives_a_legal_card_of_a_finished_iteration():

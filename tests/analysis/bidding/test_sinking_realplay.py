@@ -6,6 +6,7 @@ computed here another way."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import numpy as np
@@ -15,6 +16,7 @@ import pytest
 from analysis.bidding.sinking import option_nets
 from analysis.bidding.sinking_realplay import (
     COLUMNS,
+    SHARED,
     BellaDecision,
     case_seed,
     clustered_mean,
@@ -22,12 +24,13 @@ from analysis.bidding.sinking_realplay import (
     main,
     play_case,
     reach_probabilities,
+    read_comparison,
     rule_sentence,
     sinking_realplay_chunk,
     sinking_realplay_tables,
 )
 from analysis.play import DoubleDummy, Pimc, hidden_of, play_deal
-from analysis.studies import StudyError, run_study
+from analysis.studies import StudyError, chunk_rng, read_study, run_study
 from solver.errors import RulesError
 from solver.klabberjass import SEED, engine
 from solver.klabberjass._core import sample_hands
@@ -183,6 +186,126 @@ def test_bad_input_is_one_clear_error(tmp_path):
         BellaDecision(deal.hands, nothing[0], nothing[1], 0, 4, 1)
     with pytest.raises(RulesError, match="invalid samples 0"):
         BellaDecision(deal.hands, 0, 0, 0, 0, 1)
+
+
+def test_bad_play_is_one_clear_error_quoting_it(tmp_path):
+    with pytest.raises(StudyError, match="invalid play 'minimax' .*expected pimc or alphamu"):
+        run_study("klabberjass-sinking-realplay", 2, 1, tmp_path / "a", workers=1,
+                  progress=False, params={"play": "minimax"})  # fmt: skip
+    with pytest.raises(StudyError, match="invalid depth '0'"):
+        run_study("klabberjass-sinking-realplay", 2, 1, tmp_path / "b", workers=1,
+                  progress=False, params={"play": "alphamu", "depth": 0})  # fmt: skip
+    deal, b, t = next((d, b, t) for _s, d, b, t in _cases(range(20)))
+    with pytest.raises(RulesError, match="invalid play 'minimax'"):
+        play_case(deal, b, t, "x", {**PARAMS, "play": "minimax"})
+
+
+TINY = {"samples": 4, "sink_samples": 4}
+
+
+@pytest.fixture(scope="module")
+def both_plays(tmp_path_factory):
+    """Tiny studies of seed 5 (6 deals) with play=pimc and play=alphamu: the folders."""
+    root = tmp_path_factory.mktemp("plays")
+    for play in ("pimc", "alphamu"):
+        run_study("klabberjass-sinking-realplay", 6, 5, root / play, workers=1,
+                  progress=False, params={**TINY, "play": play, "depth": 2})  # fmt: skip
+    return root
+
+
+def test_alphamu_play_fills_the_columns_on_the_same_cases(both_plays):
+    """``play=alphamu``: αμ on both sides for the real-play columns. The cases, the
+    bidder's decisions before the play and the double-dummy columns are those of
+    ``play=pimc`` on the same seed (only the card play differs), hide_value is the
+    bidder's card points sinking minus declaring, and a case replays alone with
+    :class:`analysis.alphamu.AlphaMu` as its policy."""
+    from analysis.alphamu import AlphaMu
+
+    a, p = read_study(both_plays / "alphamu"), read_study(both_plays / "pimc")
+    assert list(a.columns) == list(COLUMNS) and len(a) > 0
+    same = [c for c in COLUMNS if not c.startswith("pimc_") and c != "hide_value"]
+    assert tuple(same) == SHARED
+    pd.testing.assert_frame_equal(a[same], p[same])
+    assert (a["hide_value"] == a["pimc_cp_sink"] - a["pimc_cp_declare"]).all()
+    real = [c for c in COLUMNS if c.startswith("pimc_cp")]
+    assert not a[real].equals(p[real])  # the card play is another one
+    rng = chunk_rng("klabberjass-sinking-realplay", 5, 0)
+    seeds = [rng.getrandbits(64) for _ in range(6)]
+    k = len(a) - 1
+    i, bidder, trump = (int(a[c].iloc[k]) for c in ("deal", "bidder", "trump"))
+    row = play_case(
+        Deal.random(seeds[i]), bidder, trump, case_seed(seeds[i], bidder, trump),
+        {**PARAMS, **TINY},
+        policy=lambda text: AlphaMu(4, 2, seed=random.Random(text)),
+    )  # fmt: skip
+    assert all(row[c] == a[c].iloc[k] for c in row)
+
+
+def test_the_comparison_gives_the_means_computed_here(both_plays, tmp_path, capsys):
+    """``--compare``: per measure, αμ's mean, PIMC's and their paired difference over
+    the contracts with runs, as computed here from the rows (reached: weighted by
+    reach); the tables round-trip through the files."""
+    dirs = [str(both_plays / "alphamu"), str(both_plays / "pimc")]
+    assert main(["--compare", *dirs, str(tmp_path / "out")]) == 0
+    capsys.readouterr()
+    got = read_comparison(tmp_path / "out")
+    t = got["table"]
+    a, p = read_study(dirs[0]), read_study(dirs[1])
+    held = a["run_points"] > 0
+    a, p = a[held], p[held]
+    cols = {
+        "hide_value": lambda df: df["hide_value"],
+        "sink_over_declare": lambda df: df["pimc_sink"] - df["pimc_declare"],
+        "info_over_declare": lambda df: df["pimc_info"] - df["pimc_declare"],
+    }
+    for what, col in cols.items():
+        for cases in ("reached", "all"):
+            w = a["reach"].clip(0, 1) if cases == "reached" else a["reach"] * 0 + 1
+            expect = {
+                "alphamu": (w * col(a)).sum() / w.sum(),
+                "pimc": (w * col(p)).sum() / w.sum(),
+            }
+            expect["alphamu minus pimc"] = expect["alphamu"] - expect["pimc"]
+            for play, value in expect.items():
+                row = t[(t["seed"] == "5") & (t["cases"] == cases) & (t["what"] == what)
+                        & (t["play"] == play)]  # fmt: skip
+                assert len(row) == 1
+                assert row["mean"].iloc[0] == pytest.approx(value, abs=1e-3)
+    assert [m["params"]["play"] for m in got["studies"]] == ["alphamu", "pimc"]
+    assert all(m["deals"] == 6 for m in got["studies"])
+    assert "--param play=alphamu --param depth=2" in got["regenerate"][0]
+
+
+def test_the_comparison_refuses_studies_that_do_not_pair(both_plays, tmp_path, capsys):
+    a = str(both_plays / "alphamu")
+    assert main(["--compare", a, str(tmp_path / "out")]) == 2
+    assert "seed 5 needs one study with play=alphamu and one with play=pimc" in (
+        capsys.readouterr().err
+    )
+    assert main(["--compare", a, a, str(tmp_path / "out")]) == 2
+    assert "two studies with play=alphamu for seed 5" in capsys.readouterr().err
+    run_study("klabberjass-sinking-realplay", 2, 5, tmp_path / "other", workers=1,
+              progress=False, params={"samples": 2, "sink_samples": 4})  # fmt: skip
+    assert main(["--compare", a, str(tmp_path / "other"), str(tmp_path / "out")]) == 2
+    assert "differ in more than play" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_folder_written_before_play_was_a_parameter_resumes_as_pimc(tmp_path):
+    """A manifest without ``play`` and ``depth`` (written before they existed) is read
+    as ``play=pimc``: the study extends it, and its rows are those of a fresh run."""
+    params = {"samples": 2, "sink_samples": 2}
+    run_study("klabberjass-sinking-realplay", 2, 3, tmp_path / "old", workers=1,
+              progress=False, params=params, chunk_size=2)  # fmt: skip
+    path = tmp_path / "old" / "_manifest.json"
+    man = json.loads(path.read_text())
+    assert man["params"].pop("play") == "pimc" and man["params"].pop("depth") == 2
+    path.write_text(json.dumps(man))
+    run_study("klabberjass-sinking-realplay", 4, 3, tmp_path / "old", workers=1,
+              progress=False, params=params, chunk_size=2)  # fmt: skip
+    run_study("klabberjass-sinking-realplay", 4, 3, tmp_path / "new", workers=1,
+              progress=False, params={**params, "play": "pimc"}, chunk_size=2)  # fmt: skip
+    pd.testing.assert_frame_equal(read_study(tmp_path / "old"), read_study(tmp_path / "new"))
 
 
 def test_reach_probabilities_are_a_distribution_over_contracts():
