@@ -102,6 +102,15 @@ typedef struct {
 
 #define CB_LT_BITS 17
 
+/* A world's single-world values by leader, as excesses over their least, 7 bits a
+ * seat (cb_world_spread). */
+typedef struct {
+    uint64_t key, spread;
+    uint32_t tag; /* generation; 0 = empty */
+} cb_pentry;
+
+#define CB_PT_BITS 16
+
 /* An exact value of a single-world game up to what does not change it (cb_world_shape):
  * the key is its shape, three words of 6-bit symbols. */
 typedef struct {
@@ -114,8 +123,10 @@ typedef struct {
 #define CB_WORLD_CARDS 3
 /* The nodes a search visits before it uses the single-world bounds, by player count:
  * about what computing the single-world games costs at that size (so a search that
- * turns them on in vain costs at most about twice what it would have). */
-static const uint64_t cb_world_after[CB_MAXP + 1] = {0, 0, 0, 30000, 50000, 400000, 3000000};
+ * turns them on in vain costs at most about twice what it would have). At 6 players
+ * 3 M until the look-ahead and shape tables made them cheaper (400 k: the nodes of
+ * the slow 6-player deals fell by up to 73%, the others do not reach it). */
+static const uint64_t cb_world_after[CB_MAXP + 1] = {0, 0, 0, 30000, 50000, 400000, 400000};
 #define CB_WORLD_AFTER_BY_PLAYERS UINT64_MAX
 
 typedef struct {
@@ -149,6 +160,8 @@ typedef struct {
     uint64_t lt_mask;
     cb_sentry *st;        /* single-world values by shape (cb_world_shape) */
     uint64_t st_mask;
+    cb_pentry *pt;        /* single-world values by leader (cb_world_spread) */
+    uint64_t pt_mask;
     /* The single-world bounds are used at trick boundaries where no hand holds more
      * than wmax cards of either kind, once a search (from cb_load) has visited wafter
      * nodes (before that they would cost cheap searches more than they save). Their
@@ -183,10 +196,12 @@ static cb_ctx *cb_new(size_t megabytes)
     c->wt = (cb_wentry *)calloc((size_t)1 << CB_WT_BITS, sizeof(cb_wentry));
     c->lt = (cb_lentry *)calloc((size_t)1 << CB_LT_BITS, sizeof(cb_lentry));
     c->st = (cb_sentry *)calloc((size_t)1 << CB_ST_BITS, sizeof(cb_sentry));
-    if (!c->wt || !c->lt || !c->st) {
-        free(c->tt); free(c->wt); free(c->lt); free(c->st); free(c);
+    c->pt = (cb_pentry *)calloc((size_t)1 << CB_PT_BITS, sizeof(cb_pentry));
+    if (!c->wt || !c->lt || !c->st || !c->pt) {
+        free(c->tt); free(c->wt); free(c->lt); free(c->st); free(c->pt); free(c);
         return NULL;
     }
+    c->pt_mask = ((uint64_t)1 << CB_PT_BITS) - 1;
     c->wt_mask = ((uint64_t)1 << CB_WT_BITS) - 1;
     c->lt_mask = ((uint64_t)1 << CB_LT_BITS) - 1;
     c->st_mask = ((uint64_t)1 << CB_ST_BITS) - 1;
@@ -198,7 +213,7 @@ static cb_ctx *cb_new(size_t megabytes)
 
 static void cb_free(cb_ctx *c)
 {
-    if (c) { free(c->tt); free(c->wt); free(c->lt); free(c->st); free(c); }
+    if (c) { free(c->tt); free(c->wt); free(c->lt); free(c->st); free(c->pt); free(c); }
 }
 
 static size_t cb_tt_bytes(const cb_ctx *c) { return (c->bucket_mask + 1) * TL_WAYS * sizeof(cb_entry); }
@@ -776,6 +791,24 @@ TL_DISPATCH static int cb_trick_bound(cb_ctx *c, const cb_trick_state *t, int al
     return best;
 }
 
+/* The single-world values of kind h by leader (seat s), each as its excess over m,
+ * their least (cb_world_value(c, h, CB_ANY)), in bits 7s.. of the result: one look-up
+ * of its own table instead of n. */
+static uint64_t cb_world_spread(cb_ctx *c, int h, int m)
+{
+    uint64_t key = c->world[h] | 6ull << 13 | (uint64_t)h << 29 | (uint64_t)c->trump << 30 |
+                   (uint64_t)c->bidder << 45 | 1ull << 63; /* leader 6: no seat, not CB_ANY */
+    cb_pentry *e = &c->pt[tl_hash(key) & c->pt_mask];
+    if (e->tag == c->gen && e->key == key) return e->spread;
+    uint64_t spread = 0;
+    for (int s = 0; s < c->n; s++) spread |= (uint64_t)(cb_world_value(c, h, s) - m) << (7 * s);
+    if (c->stop.stopped) return 0;
+    e->key = key;
+    e->tag = c->gen;
+    e->spread = spread;
+    return spread;
+}
+
 /* The look-ahead of cb_boundary from a boundary where `leader` leads a trick of kind h:
  * that trick played out for real, every boundary it reaches valued by its single-world
  * bounds (cb_trick_world), a zero-window search at beta, fail-soft. m: the other
@@ -794,8 +827,7 @@ static int cb_look_ahead(cb_ctx *c, int leader, int h, int beta, int m)
     int same = c->order == 0 ? !c->world[1 - h] : cb_popc(c->world[h]) > n || !c->world[1 - h];
     uint64_t k = (uint64_t)leader | (uint64_t)h << 3 | (uint64_t)same << 4 |
                  (uint64_t)c->trump << 5 | (uint64_t)c->bidder << 7;
-    if (!same)
-        for (int s = 0; s < n; s++) k |= (uint64_t)(cb_world_value(c, 1 - h, s) - m) << (10 + 7 * s);
+    if (!same) k |= cb_world_spread(c, 1 - h, m) << 10;
     if (c->stop.stopped) return 0;
     uint64_t w = c->world[h];
     cb_lentry *e = &c->lt[tl_hash(w ^ tl_hash(k)) & c->lt_mask];
