@@ -2,6 +2,7 @@
 driver (``carabin_core_driver.c``) that solves them, for callgrind and node counts.
 
     python tools/carabin_core_driver.py dump --players 4 --seed 101 --deals 200 > p4.txt
+    python tools/carabin_core_driver.py dump --players 6 --seed 3 --table > t6.txt
     python tools/carabin_core_driver.py build          # -> build/carabin_core_driver
     build/carabin_core_driver exact < p4.txt           # one line a deal, then a summary
     python tools/carabin_core_driver.py build --march x86-64-v2   # valgrind: no AVX-512
@@ -16,7 +17,9 @@ the patch applies to the core of the commit that added it.
 
 The deals are those of ``tools/carabin_nodes.py bench`` (and ``tricklab bench
 carabin``): the same generator, random bidder, the turn-up suit trump, seat 0 leads.
-The driver clears the table before each search and prints the answer and the nodes.
+With ``--table``, the rows (every bidder and trump) of the deal table of ``tricklab deal
+carabin --random --seed S --players N`` instead. The driver clears the table before each search and prints the
+answer and the nodes; its time limit is CPU seconds.
 """
 
 from __future__ import annotations
@@ -37,16 +40,26 @@ from solver.carabin.rules import POWER, RANK_POINTS  # noqa: E402
 from solver.cards import suit_of  # noqa: E402
 
 
-def dump(players: int, seed: int, deals: int) -> None:
+def dump(players: int, seed: int, deals: int, table: bool) -> None:
     """One line a deal: the rules' tables once, then n, 2n hands, trump, bidder, leader,
-    h, order, guess, points in play."""
+    h, order, guess, points in play. ``table``: the rows of the deal table of
+    ``tricklab deal carabin --random --seed S --players N`` (every bidder, every trump)."""
     print(" ".join(map(str, POWER)))
     print(" ".join(map(str, RANK_POINTS)))
     rng = random.Random(seed)
-    for _ in range(deals):
+    starts = []
+    if table:
+        d = Deal.random(seed, players)
+        for bidder in range(players):
+            for trump in range(4):
+                starts.append((d, d.position(bidder=bidder, trump=trump, trick_order="alternate")))
+    for _ in range(0 if table else deals):
         d = Deal.random(players=players, rng=rng)
         bidder = rng.randrange(players)
-        start = d.position(bidder=bidder, trump=suit_of(d.turn), trick_order="alternate")
+        starts.append(
+            (d, d.position(bidder=bidder, trump=suit_of(d.turn), trick_order="alternate"))
+        )
+    for d, start in starts:
         n, hands, trump, b, lead, h, order, _trick = engine._args(start)
         guess = engine._guess(start)
         fields = [n, *hands, trump, b, lead, h, order, guess, d.points_in_play]
@@ -78,12 +91,13 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=101)
     parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--table", action="store_true", help="dump: the rows of a deal table")
     parser.add_argument("--out", default=None, help="build: the program (default under build/)")
     parser.add_argument("--stats", action="store_true", help="build: the counting core")
     parser.add_argument("--march", default="native", help="build: gcc -march (default native)")
     args = parser.parse_args()
     if args.verb == "dump":
-        dump(args.players, args.seed, args.deals)
+        dump(args.players, args.seed, args.deals, args.table)
     else:
         name = "carabin_core_stats" if args.stats else "carabin_core_driver"
         build(Path(args.out or ROOT / "build" / name), args.stats, args.march)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -285,24 +286,49 @@ def note_bounds(what: str, time_limit: float | None) -> None:
 class Progress:
     """``label: done/total unit`` (or ``done unit`` with no total) on stderr, once a job
     has run for ``after`` seconds, and only when stderr is a terminal (so pipes and logs
-    stay clean); :meth:`done` clears it.
+    stay clean); :meth:`done` clears it. ``ticking``: the line is also redrawn every
+    ``after`` seconds with the seconds elapsed, so that a long step between two counts
+    (one slow row of a table) still shows the job alive.
     """
 
-    def __init__(self, label: str, unit: str = "rows", after: float = 1.0) -> None:
+    def __init__(
+        self, label: str, unit: str = "rows", after: float = 1.0, ticking: bool = False
+    ) -> None:
         self.label = label
         self.unit = unit
         self.start = time.monotonic()
         self.after = after
         self.shown = False
+        self.ticking = ticking
+        self.count: str | None = None
+        self._lock = threading.Lock()
+        self._over = threading.Event()
+        if ticking and sys.stderr.isatty():
+            threading.Thread(target=self._tick, daemon=True).start()
+
+    def _tick(self) -> None:
+        while not self._over.wait(self.after):
+            self._show()
+
+    def _show(self) -> None:
+        with self._lock:
+            if self._over.is_set() or self.count is None:
+                return
+            self.shown = True
+            line = f"{self.label}: {self.count} {self.unit}"
+            if self.ticking:
+                line += f", {time.monotonic() - self.start:.0f} s"
+            print(f"\r{line}\033[K", end="", file=sys.stderr, flush=True)
 
     def __call__(self, done: int, total: int | None = None) -> None:
+        self.count = f"{done}/{total}" if total is not None else str(done)
         if time.monotonic() - self.start < self.after or not sys.stderr.isatty():
             return
-        self.shown = True
-        count = f"{done}/{total}" if total is not None else str(done)
-        print(f"\r{self.label}: {count} {self.unit}", end="", file=sys.stderr, flush=True)
+        self._show()
 
     def done(self) -> None:
-        if self.shown:
-            print("\r\033[K", end="", file=sys.stderr, flush=True)
-            self.shown = False
+        with self._lock:
+            self._over.set()
+            if self.shown:
+                print("\r\033[K", end="", file=sys.stderr, flush=True)
+                self.shown = False

@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     game = game_of(args)
 
     def answer(deal: Any) -> Any:
-        progress = Progress("deal")
+        progress = Progress("deal", ticking=True)
         try:
             table = game.deal_table(deal, time_limit=args.time_limit, progress=progress)
         finally:

@@ -34,11 +34,16 @@
  *  - a lower bound from the two single-world games (see cb_world_value): the left and
  *    the right world never meet in a trick, so the bidder's points from each world
  *    are at least those of a game of that world alone in which the coalition chooses
- *    who leads each later trick; their exact values are tabled apart. It is used once
- *    a search has grown (cb_ctx.wafter nodes) at boundaries of at most wmax cards a
- *    hand of each kind (larger single-world games cost more than they save); where it
- *    does not settle a boundary, the trick led from it is played out for real and the
- *    bound taken at every boundary it reaches (cb_trick_world), which often does;
+ *    who leads each later trick; their exact values are tabled apart, by the cards
+ *    and again by the game's shape (cb_world_shape: ranks relative to the world's
+ *    cards, suits other than trumps alike), so that games left the same by other
+ *    cards played share a value. It is used once a search has grown (cb_ctx.wafter
+ *    nodes) at boundaries of at most wmax cards a hand of each kind (larger
+ *    single-world games cost more than they save); where it does not settle a
+ *    boundary, the trick led from it is played out for real and the bound taken at
+ *    every boundary it reaches (cb_look_ahead), which often does; that look-ahead
+ *    depends on the other world only through its values by leader, so its bounds are
+ *    tabled under those and shared by boundaries whose other worlds differ;
  *  - the last tricks evaluated directly once every hand holds at most one card of
  *    each kind (the play is forced); cut-offs inside a trick once its winner is
  *    settled; for the last card of a trick, a look-up of every resulting boundary
@@ -85,11 +90,43 @@ typedef struct {
 } cb_wentry;
 
 #define CB_WT_BITS 18
+
+/* Bounds on the look-ahead of one trick (see cb_look_ahead): the cards of the world it
+ * is played in (w), and in k the leader, the kind of hand, whether the next trick is
+ * of the same kind, trump, bidder and the other world's values by leader. */
+typedef struct {
+    uint64_t w, k;
+    uint32_t tag; /* generation; 0 = empty */
+    int8_t lo, hi;
+} cb_lentry;
+
+#define CB_LT_BITS 17
+
+/* A world's single-world values by leader, as excesses over their least, 7 bits a
+ * seat (cb_world_spread). */
+typedef struct {
+    uint64_t key, spread;
+    uint32_t tag; /* generation; 0 = empty */
+} cb_pentry;
+
+#define CB_PT_BITS 16
+
+/* An exact value of a single-world game up to what does not change it (cb_world_shape):
+ * the key is its shape, three words of 6-bit symbols. */
+typedef struct {
+    uint64_t k[3];
+    uint32_t tag; /* generation; 0 = empty */
+    int8_t v;
+} cb_sentry;
+
+#define CB_ST_BITS 16
 #define CB_WORLD_CARDS 3
 /* The nodes a search visits before it uses the single-world bounds, by player count:
  * about what computing the single-world games costs at that size (so a search that
- * turns them on in vain costs at most about twice what it would have). */
-static const uint64_t cb_world_after[CB_MAXP + 1] = {0, 0, 0, 30000, 50000, 400000, 3000000};
+ * turns them on in vain costs at most about twice what it would have). At 6 players
+ * 3 M until the look-ahead and shape tables made them cheaper (400 k: the nodes of
+ * the slow 6-player deals fell by up to 73%, the others do not reach it). */
+static const uint64_t cb_world_after[CB_MAXP + 1] = {0, 0, 0, 30000, 50000, 400000, 400000};
 #define CB_WORLD_AFTER_BY_PLAYERS UINT64_MAX
 
 typedef struct {
@@ -119,6 +156,12 @@ typedef struct {
     int lo, hi;           /* the bounds the last exact search proved (when stopped) */
     cb_wentry *wt;        /* exact values of single-world games (cb_world_value) */
     uint64_t wt_mask;
+    cb_lentry *lt;        /* bounds on one-trick look-aheads (cb_look_ahead) */
+    uint64_t lt_mask;
+    cb_sentry *st;        /* single-world values by shape (cb_world_shape) */
+    uint64_t st_mask;
+    cb_pentry *pt;        /* single-world values by leader (cb_world_spread) */
+    uint64_t pt_mask;
     /* The single-world bounds are used at trick boundaries where no hand holds more
      * than wmax cards of either kind, once a search (from cb_load) has visited wafter
      * nodes (before that they would cost cheap searches more than they save). Their
@@ -151,8 +194,17 @@ static cb_ctx *cb_new(size_t megabytes)
     if (!c->tt) { free(c); return NULL; }
     c->bucket_mask = buckets - 1;
     c->wt = (cb_wentry *)calloc((size_t)1 << CB_WT_BITS, sizeof(cb_wentry));
-    if (!c->wt) { free(c->tt); free(c); return NULL; }
+    c->lt = (cb_lentry *)calloc((size_t)1 << CB_LT_BITS, sizeof(cb_lentry));
+    c->st = (cb_sentry *)calloc((size_t)1 << CB_ST_BITS, sizeof(cb_sentry));
+    c->pt = (cb_pentry *)calloc((size_t)1 << CB_PT_BITS, sizeof(cb_pentry));
+    if (!c->wt || !c->lt || !c->st || !c->pt) {
+        free(c->tt); free(c->wt); free(c->lt); free(c->st); free(c->pt); free(c);
+        return NULL;
+    }
+    c->pt_mask = ((uint64_t)1 << CB_PT_BITS) - 1;
     c->wt_mask = ((uint64_t)1 << CB_WT_BITS) - 1;
+    c->lt_mask = ((uint64_t)1 << CB_LT_BITS) - 1;
+    c->st_mask = ((uint64_t)1 << CB_ST_BITS) - 1;
     c->wmax = CB_WORLD_CARDS;
     c->wafter = CB_WORLD_AFTER_BY_PLAYERS;
     c->gen = 1;
@@ -161,7 +213,7 @@ static cb_ctx *cb_new(size_t megabytes)
 
 static void cb_free(cb_ctx *c)
 {
-    if (c) { free(c->tt); free(c->wt); free(c); }
+    if (c) { free(c->tt); free(c->wt); free(c->lt); free(c->st); free(c->pt); free(c); }
 }
 
 static size_t cb_tt_bytes(const cb_ctx *c) { return (c->bucket_mask + 1) * TL_WAYS * sizeof(cb_entry); }
@@ -594,6 +646,50 @@ static int cb_world_trick(cb_ctx *c, const cb_trick_state *t, int alpha, int bet
     return cb_trick_bound(c, t, alpha, beta, 0);
 }
 
+/* The shape of the single-world game of kind h with `leader` (or CB_ANY) to lead: what
+ * its value depends on. Only the cards of the world ever meet, so a card matters by its
+ * place among the world's cards of its suit, its points and its holder; suits other than
+ * trumps are alike, and only seats relative to the bidder matter. Written as 6-bit
+ * symbols into key[3]: the leader, then the trump suit and the three others in a fixed
+ * order of their own symbols, each as its cards from the highest (holder * 8 + points,
+ * holders counted from the bidder; at most 47) and an end mark (63). At most 6 * 4
+ * cards, 4 end marks and the leader: 29 symbols, 174 bits. */
+static void cb_world_shape(const cb_ctx *c, int h, int leader, uint64_t *key)
+{
+    int n = c->n, b = c->bidder;
+    uint8_t suit[4][14]; /* number of cards, then their symbols */
+    for (int su = 0; su < 4; su++) {
+        uint64_t m = c->world[h] & (0x1FFFull << (16 * su));
+        int len = 0;
+        while (m) {
+            int x = cb_top(m), own = 0;
+            m &= ~(1ull << x);
+            for (int s = 0; s < n; s++)
+                if ((c->hands[h][s] >> x) & 1) own = (s - b + n) % n;
+            suit[su][++len] = (uint8_t)(own * 8 + c->pts[x]);
+        }
+        suit[su][0] = (uint8_t)len;
+        memset(suit[su] + len + 1, 0, (size_t)(13 - len));
+    }
+    int order[4] = {c->trump}, k = 1;
+    for (int su = 0; su < 4; su++) {
+        if (su == c->trump) continue;
+        int j = k++;
+        while (j > 1 && memcmp(suit[order[j - 1]], suit[su], 14) > 0) { order[j] = order[j - 1]; j--; }
+        order[j] = su;
+    }
+    key[0] = key[1] = key[2] = 0;
+    int at = 0;
+#define CB_SYMBOL(v) (key[at / 10] |= (uint64_t)(v) << (6 * (at % 10)), at++)
+    CB_SYMBOL(leader == CB_ANY ? 63 : (leader - b + n) % n);
+    for (int j = 0; j < 4; j++) {
+        const uint8_t *q = suit[order[j]];
+        for (int i = 1; i <= q[0]; i++) CB_SYMBOL(q[i]);
+        CB_SYMBOL(63);
+    }
+#undef CB_SYMBOL
+}
+
 /* The bidder's points of the single-world game of kind h (see above) with `leader`
  * (or CB_ANY) to lead its next trick. */
 TL_DISPATCH static int cb_world_value(cb_ctx *c, int h, int leader)
@@ -614,8 +710,14 @@ TL_DISPATCH static int cb_world_value(cb_ctx *c, int h, int leader)
     cb_wentry *e = &c->wt[tl_hash(key) & c->wt_mask];
     if (e->tag == c->gen && e->key == key) return e->v;
     if (cb_check_stop(c)) return 0;
+    /* a game of the same shape met before (other cards played, other trump) */
+    uint64_t sk[3];
+    cb_world_shape(c, h, leader, sk);
+    cb_sentry *se = &c->st[tl_hash(sk[0] ^ tl_hash(sk[1] ^ tl_hash(sk[2]))) & c->st_mask];
     int v;
-    if (leader == CB_ANY) {
+    if (se->tag == c->gen && !memcmp(se->k, sk, sizeof sk)) {
+        v = se->v;
+    } else if (leader == CB_ANY) {
         v = CB_INF;
         for (int s = 0; s < n; s++) {
             int u = cb_world_value(c, h, s);
@@ -626,6 +728,9 @@ TL_DISPATCH static int cb_world_value(cb_ctx *c, int h, int leader)
         v = cb_world_trick(c, &t, -CB_INF, CB_INF);
     }
     if (c->stop.stopped) return 0;
+    memcpy(se->k, sk, sizeof sk);
+    se->tag = c->gen;
+    se->v = (int8_t)v;
     e->key = key;
     e->tag = c->gen;
     e->v = (int8_t)v;
@@ -686,6 +791,66 @@ TL_DISPATCH static int cb_trick_bound(cb_ctx *c, const cb_trick_state *t, int al
     return best;
 }
 
+/* The single-world values of kind h by leader (seat s), each as its excess over m,
+ * their least (cb_world_value(c, h, CB_ANY)), in bits 7s.. of the result: one look-up
+ * of its own table instead of n. */
+static uint64_t cb_world_spread(cb_ctx *c, int h, int m)
+{
+    uint64_t key = c->world[h] | 6ull << 13 | (uint64_t)h << 29 | (uint64_t)c->trump << 30 |
+                   (uint64_t)c->bidder << 45 | 1ull << 63; /* leader 6: no seat, not CB_ANY */
+    cb_pentry *e = &c->pt[tl_hash(key) & c->pt_mask];
+    if (e->tag == c->gen && e->key == key) return e->spread;
+    uint64_t spread = 0;
+    for (int s = 0; s < c->n; s++) spread |= (uint64_t)(cb_world_value(c, h, s) - m) << (7 * s);
+    if (c->stop.stopped) return 0;
+    e->key = key;
+    e->tag = c->gen;
+    e->spread = spread;
+    return spread;
+}
+
+/* The look-ahead of cb_boundary from a boundary where `leader` leads a trick of kind h:
+ * that trick played out for real, every boundary it reaches valued by its single-world
+ * bounds (cb_trick_world), a zero-window search at beta, fail-soft. m: the other
+ * world's single-world value with the coalition choosing the leader
+ * (cb_world_value(c, 1 - h, CB_ANY)). Every leaf is m plus the trick's gain, plus the
+ * value of what is left of world h, plus (when the next trick is of the other kind)
+ * what the other world's value with the trick's winner to lead it exceeds m by. So the
+ * look-ahead is m plus a function of world h, the leader and those excesses by seat,
+ * whatever the other world's cards are: many boundaries share one (the other world's
+ * cards differ, its values by leader do not). Its bounds are tabled under that key. */
+static int cb_look_ahead(cb_ctx *c, int leader, int h, int beta, int m)
+{
+    int n = c->n;
+    /* whether the next trick is of kind h again (cb_next_hand once this one is played);
+     * then every leaf adds m itself */
+    int same = c->order == 0 ? !c->world[1 - h] : cb_popc(c->world[h]) > n || !c->world[1 - h];
+    uint64_t k = (uint64_t)leader | (uint64_t)h << 3 | (uint64_t)same << 4 |
+                 (uint64_t)c->trump << 5 | (uint64_t)c->bidder << 7;
+    if (!same) k |= cb_world_spread(c, 1 - h, m) << 10;
+    if (c->stop.stopped) return 0;
+    uint64_t w = c->world[h];
+    cb_lentry *e = &c->lt[tl_hash(w ^ tl_hash(k)) & c->lt_mask];
+    /* the function lies between 0 and the pack's points (every leaf is a sum of points) */
+    int lo = 0, hi = CB_MAX_PACK_POINTS;
+    if (e->tag == c->gen && e->w == w && e->k == k) {
+        lo = e->lo;
+        hi = e->hi;
+        if (m + lo >= beta) return m + lo;
+        if (m + hi < beta) return m + hi;
+    }
+    cb_trick_state t0 = {leader, h, 0, -1, -1, 0, 0};
+    int la = cb_trick_world(c, &t0, beta - 1, beta);
+    if (c->stop.stopped) return 0;
+    tl_bounds_update(beta - 1 - m, beta - m, la - m, &lo, &hi);
+    e->w = w;
+    e->k = k;
+    e->tag = c->gen;
+    e->lo = (int8_t)lo;
+    e->hi = (int8_t)hi;
+    return la;
+}
+
 /* Bidder's points from a trick boundary: `leader` leads a trick of kind h. */
 TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int beta)
 {
@@ -715,14 +880,14 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
     if (hi <= alpha) return hi;
     if (c->nodes >= c->wstart && cb_popc(c->world[h]) <= c->wmax * c->n &&
         cb_popc(c->world[1 - h]) <= c->wmax * c->n) {
-        int wl = cb_world_value(c, h, leader) + cb_world_value(c, 1 - h, CB_ANY);
+        int m = cb_world_value(c, 1 - h, CB_ANY);
+        int wl = cb_world_value(c, h, leader) + m;
         if (c->stop.stopped) return 0;
         if (wl > lo) lo = wl;
         if (lo >= beta) return lo;
         /* the same one trick later, after every way of playing this trick (cheaper
          * than the search: no table, no sure points) */
-        cb_trick_state t0 = {leader, h, 0, -1, -1, 0, 0};
-        int la = cb_trick_world(c, &t0, beta - 1, beta);
+        int la = cb_look_ahead(c, leader, h, beta, m);
         if (c->stop.stopped) return 0;
         if (la >= beta) {
             cb_tt_put(bucket, key, c->gen, c->gen, cb_popc(all), la, hi, -1);

@@ -90,7 +90,7 @@ def deal_table(
             a row whose share runs out gets proven bounds (see :class:`TableRow`).
             Within a row, made or failed and the chelem are settled first (they decide
             the score and are usually quick), then the exact points.
-        progress: called with (rows done, rows) after each row.
+        progress: called with (rows done, rows) before the first row and after each.
 
     Returns:
         The rows, bidder by bidder, trump by trump (a list with ``to_json()``,
@@ -101,8 +101,11 @@ def deal_table(
     bidders = [deal.bidder] if deal.bidder is not None else range(deal.players)
     trumps = [deal.trump] if deal.trump is not None else range(4)
     contracts = [(b, t) for b in bidders for t in trumps]
+    engine.core(tt_mb)  # made (its table allocated and cleared) before the clock starts
     deadline = None if time_limit is None else time.monotonic() + time_limit
     rows = []
+    if progress is not None:
+        progress(0, len(contracts))
     for i, (bidder, trump) in enumerate(contracts):
         start = deal.position(bidder=bidder, trump=trump, trick_order=order)
         if deadline is None:

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import io
 import json
+import re
+import sys
+import time
 
 import pytest
 
+from analysis.cli.common import Progress
 from solver.carabin import Deal as CarabinDeal
+from solver.carabin.table import deal_table
 from solver.klabberjass.deal import Deal
 
 from .helpers import DATA
@@ -188,3 +193,38 @@ def test_carabin_bad_input_exits_2_with_one_line(cli, argv):
     assert code == 2
     assert out == ""
     assert err.startswith("tricklab: error: ") and err.count("\n") == 1
+
+
+def test_carabin_table_reports_progress_before_and_after_every_row():
+    calls: list[tuple[int, int]] = []
+    deal = CarabinDeal.random(seed=3, players=3)
+    deal_table(deal, progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(i, 12) for i in range(13)]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_ticks_through_a_long_row(monkeypatch):
+    err = _Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    progress = Progress("deal", after=0.02, ticking=True)
+    progress(3, 24)
+    time.sleep(0.3)  # one slow row: no count arrives meanwhile
+    progress.done()
+    shown = err.getvalue()
+    # redrawn with the seconds elapsed while nothing was counted
+    assert len(re.findall(r"\rdeal: 3/24 rows, \d+ s\033\[K", shown)) >= 2
+    assert shown.endswith("\r\033[K")  # and cleared at the end
+
+
+def test_progress_stays_off_a_pipe(monkeypatch):
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    progress = Progress("deal", after=0.0, ticking=True)
+    progress(3, 24)
+    time.sleep(0.05)
+    progress.done()
+    assert err.getvalue() == ""
