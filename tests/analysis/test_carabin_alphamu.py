@@ -1,0 +1,177 @@
+"""Carabin αμ: depth 1 is PIMC, full depth is the best pure strategy (an enumeration of
+the mover's strategies, every other seat seeing the cards), budgets checked."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analysis.carabin_alphamu import CarabinAlphaMu, check_budget, search
+from analysis.play import (
+    CarabinPimc,
+    CarabinState,
+    carabin_classes,
+    carabin_hidden,
+    carabin_worlds,
+    play_carabin,
+)
+from solver.carabin import Contract
+from solver.carabin import Deal as CDeal
+from solver.cards import cards_of, suit_of
+from solver.errors import RulesError
+
+
+def carabin_state(deal_seed: int, players: int, cards: int, play_seed: int, chelem: bool):
+    """A Carabin contract after ``cards`` random cards (random bidder, turn-up suit trump)."""
+    rng = random.Random(play_seed)
+    deal = CDeal.random(players=players, rng=random.Random(deal_seed))
+    contract = Contract(rng.randrange(players), suit_of(deal.turn), chelem)
+    pos = deal.position(bidder=contract.bidder, trump=contract.trump)
+    state = CarabinState(pos, deal.turn, chelem, deal.points_in_play)
+    for _ in range(min(cards, 8 * players - 1)):
+        state.step(rng.choice(state.position.legal_moves()))
+    return state
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.integers(0, 2**32),
+    st.integers(3, 4),
+    st.integers(0, 31),
+    st.integers(0, 2**32),
+    st.booleans(),
+    st.integers(1, 8),
+    st.integers(0, 2**32),
+)
+def test_depth_one_is_pimc(deal_seed, players, cards, play_seed, chelem, worlds, seed):
+    state = carabin_state(deal_seed, players, cards, play_seed, chelem)
+    pimc = CarabinPimc(worlds, seed=seed).choose(state)
+    # the search itself at depth 1 (every=True: not the compiled shortcut) and the policy
+    searched = CarabinAlphaMu(worlds, depth=1, seed=seed).decide(state, every=True)
+    assert searched.card == pimc
+    assert CarabinAlphaMu(worlds, depth=1, seed=seed).choose(state) == pimc
+
+
+def _side_wins(state: CarabinState, world, points: int, lost: bool) -> bool:
+    """Whether the mover's side gets what it wants at the end of ``world``'s play."""
+    made = not lost if state.chelem else 2 * points > state.points_in_play
+    return made == (state.position.to_move == state.position.bidder)
+
+
+class _Need(Exception):
+    """The strategy has no card for this history of the mover's."""
+
+    def __init__(self, history: tuple[int, ...], cards: list[int]):
+        self.history, self.cards = history, cards
+
+
+def _outcome(state, world, strategy, history, points, lost) -> bool:
+    """The mover's side's result in ``world`` when he plays ``strategy`` (his card for
+    each history he has seen) and every other seat plays seeing every card, the
+    mover's partners for him, his opponents against him: plain minimax, no engine."""
+    if world.is_over:
+        return _side_wins(state, world, points, lost)
+    me, bidder = state.position.to_move, world.bidder
+    seat = world.to_move
+
+    def after(card: int) -> bool:
+        child, winner, pts = world.step(card)
+        p2 = points + (pts if winner == bidder else 0)
+        l2 = lost or (winner is not None and winner != bidder)
+        return _outcome(state, child, strategy, (*history, card), p2, l2)
+
+    if seat == me:
+        card = strategy.get(history)
+        if card is None:
+            raise _Need(history, world.legal_moves())
+        return after(card)
+    results = [after(c) for c in world.legal_moves()]
+    friend = seat != bidder and me != bidder
+    return any(results) if friend else all(results)
+
+
+def best_strategies(state: CarabinState, worlds) -> dict[int, int]:
+    """Per legal card of the mover, the most worlds his side wins over every pure
+    strategy that starts with it (enumerated: a strategy grows by one history, each
+    card, when the evaluation reaches a history it has no card for)."""
+    best: dict[int, int] = {}
+    stack: list[dict[tuple[int, ...], int]] = [{(): c} for c in state.position.legal_moves()]
+    while stack:
+        strategy = stack.pop()
+        try:
+            total = sum(
+                _outcome(state, w, strategy, (), state.bidder_points, state.bidder_lost)
+                for w in worlds
+            )
+        except _Need as need:
+            stack += [{**strategy, need.history: c} for c in need.cards]
+            continue
+        first = strategy[()]
+        best[first] = max(best.get(first, -1), total)
+    return best
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 2**32), st.booleans(), st.integers(0, 2**32))
+def test_full_depth_is_the_best_strategy(deal_seed, play_seed, chelem, seed):
+    # 3 players, two cards in each hand: two real decisions of the mover (then forced)
+    state = carabin_state(deal_seed, 3, 12, play_seed, chelem)
+    pool, _ = carabin_hidden(state)
+    cands = [k[0] for k in carabin_classes(state.position, pool)]
+    worlds = carabin_worlds(state, 2, seed)
+    d = search(state, cands, worlds, None, every=True)
+    best = best_strategies(state, worlds)
+    assert list(d.values) == [best[c] for c in cands]
+    top = max(best.values())
+    assert d.card == next(c for c in state.position.legal_moves() if best[c] == top)
+    # without every: the same card (the cuts keep the choice)
+    assert search(state, cands, worlds, None).card == d.card
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 2**32), st.integers(0, 2**32))
+def test_deeper_is_never_worth_more(deal_seed, play_seed, seed):
+    state = carabin_state(deal_seed, 3, 12, play_seed, False)
+    pool, _ = carabin_hidden(state)
+    cands = [k[0] for k in carabin_classes(state.position, pool)]
+    worlds = carabin_worlds(state, 4, seed)
+    shallow = search(state, cands, worlds, 1, every=True).values
+    deep = search(state, cands, worlds, None, every=True).values
+    assert all(b is not None and a is not None and b <= a for a, b in zip(shallow, deep))
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_whole_contracts_are_played_legally(players):
+    deal = CDeal.random(players=players, rng=random.Random(players))
+    contract = Contract(1, suit_of(deal.turn))
+    pols = [CarabinAlphaMu(4, depth=2, seed=s) for s in range(players)]
+    a = play_carabin(deal, contract, pols)
+    assert sorted(a.cards) == sorted(cards_of(sum(x | y for x, y in deal.hands)))
+    again = [CarabinAlphaMu(4, depth=2, seed=s, time_limit=None) for s in range(players)]
+    assert play_carabin(deal, contract, again) == a or any(p.stats.timeouts for p in pols)
+
+
+def test_time_limit_gives_a_finished_iteration():
+    state = carabin_state(3, 3, 0, 3, False)
+    p = CarabinAlphaMu(20, depth=None, seed=1, time_limit=0.01)
+    d = p.decide(state)
+    assert state.position.legal_set() >> d.card & 1
+    assert d.depth >= 1 and p.stats.timeouts == 1
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "quoted"),
+    [
+        ({"worlds": 0}, "invalid worlds 0"),
+        ({"depth": 0}, "invalid depth 0"),
+        ({"time_limit": 0}, "invalid time_limit 0"),
+    ],
+)
+def test_bad_budget_is_one_clear_error(kwargs, quoted):
+    with pytest.raises(RulesError, match=quoted):
+        CarabinAlphaMu(**kwargs)
+    with pytest.raises(RulesError, match=quoted):
+        check_budget(**{"worlds": 20, "depth": 2, "time_limit": None, **kwargs})
