@@ -80,6 +80,7 @@ from analysis.play import (
 )
 from solver.carabin import engine as carabin_engine
 from solver.carabin.position import Position
+from solver.carabin.view import View
 from solver.cards import card_count
 from solver.errors import RulesError
 
@@ -159,16 +160,16 @@ class _Search:
         self,
         me: int,
         chelem: bool,
-        target: int,
+        targets: list[int],
         deadline: float | None,
         stats: AlphaMuStats,
     ):
         self.me = me
         self.chelem = chelem
-        self.target = target
+        self.targets = targets
         self.deadline = deadline
         self.stats = stats
-        self.solved: dict[tuple[Position, int, bool], bool] = {}
+        self.solved: dict[tuple[Position, int, bool, int], bool] = {}
 
     def side(self, seat: int, bidder: int) -> bool:
         """Whether ``seat`` is on the mover's side."""
@@ -178,28 +179,29 @@ class _Search:
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise _Timeout
 
-    def made(self, world: Position, points: int, lost: bool) -> bool:
+    def made(self, world: Position, points: int, lost: bool, target: int) -> bool:
         """Whether the contract is made from ``world`` (double dummy) when the bidder
-        has ``points`` so far and ``lost`` says whether he has lost a trick."""
+        has ``points`` so far, ``lost`` says whether he has lost a trick, and he needs
+        ``target`` points in all."""
         if self.chelem:
             if lost:
                 return False
             if world.is_over:
                 return True
         else:
-            need = self.target - points
+            need = target - points
             if need <= 0:
                 return True
             if world.is_over or need > world.points_left():
                 return False
-        key = (world, points, lost)
+        key = (world, points, lost, target)
         hit = self.solved.get(key)
         if hit is None:
             self.stats.leaves += 1
             if self.chelem:
                 hit = carabin_engine.all_tricks(world)
             else:
-                hit = carabin_engine.make(world, self.target - points)
+                hit = carabin_engine.make(world, target - points)
             self.solved[key] = hit
         return hit
 
@@ -207,7 +209,10 @@ class _Search:
         """Per world of ``node``: 1 when the mover's side gets what it wants (double dummy)."""
         bidder_moves = self.me == node.worlds[0].bidder
         return np.array(
-            [self.made(w, node.points, node.lost) == bidder_moves for w in node.worlds],
+            [
+                self.made(w, node.points, node.lost, self.targets[i]) == bidder_moves
+                for w, i in zip(node.worlds, node.ws, strict=True)
+            ],
             dtype=np.int64,
         )
 
@@ -316,17 +321,36 @@ def search(
     Returns:
         The decision (:class:`Decision`).
     """
-    stats = stats if stats is not None else AlphaMuStats()
-    me = state.position.to_move
-    target = state.points_in_play // 2 + 1
-    s = _Search(me, state.chelem, target, deadline, stats)
-    root = _Node(tuple(worlds), np.arange(len(worlds)), state.bidder_points, state.bidder_lost)
+    targets = [state.points_in_play // 2 + 1] * len(worlds)
+    return _decide(
+        worlds, candidates, depth, state.chelem, state.bidder_points, state.bidder_lost,
+        targets, deadline, stats if stats is not None else AlphaMuStats(), every,
+    )  # fmt: skip
+
+
+def _decide(
+    worlds: list[Position],
+    candidates: list[int],
+    depth: int | None,
+    chelem: bool,
+    points: int,
+    lost: bool,
+    targets: list[int],
+    deadline: float | None,
+    stats: AlphaMuStats,
+    every: bool,
+) -> Decision:
+    """:func:`search` given the score so far (``points``, ``lost``) and the points the
+    bidder needs in all in each world (``targets``)."""
+    me = worlds[0].to_move
+    s = _Search(me, chelem, targets, deadline, stats)
+    root = _Node(tuple(worlds), np.arange(len(worlds)), points, lost)
     children = [root.step(c) for c in candidates]
     rows = [s.leaf(ch) for ch in children]
     upper = [int(r.sum()) for r in rows]
     values: list[int | None] = list(upper)
     chosen = _first_best(values)
-    mine = state.position.hands[me]
+    mine = worlds[0].hands[me]
     last = card_count(mine[0] | mine[1])
     last = last if depth is None else min(depth, last)
     reached = 1
@@ -438,6 +462,36 @@ class CarabinAlphaMu:
         )
 
 
+def decide_view(view: View, player: CarabinAlphaMu | None = None, every: bool = False) -> Decision:
+    """The αμ decision for a :class:`solver.carabin.View` (its seat is to move) of a
+    plain contract (more than half the points in play). Not every card is dealt, so the
+    points in play, and the bidder's target, are those of each world.
+
+    Args:
+        view: what the seat to move knows.
+        player: the budget and seed (default ``CarabinAlphaMu()``); its worlds are the
+            view's (:meth:`solver.carabin.View.sample_worlds`, one seed a decision).
+        every: search every card at each depth, so that every value is exact (advice).
+
+    >>> v = View.parse("players=3 seat=0 bidder=0 trump=S turn=2C hand=AKQJ.../T987...")
+    >>> d = decide_view(v, CarabinAlphaMu(6, depth=2, seed=1))
+    >>> v.inference().position.legal_set() >> d.card & 1, d.depth
+    (1, 2)
+    """
+    player = player if player is not None else CarabinAlphaMu()
+    inf = view.inference()
+    pool = inf.pool
+    cands = [k[0] for k in carabin_classes(inf.position, pool)]
+    worlds = view.sample_worlds(player.worlds, player.rng.getrandbits(64))
+    (won_b, won_o), clean = view.tricks_won()
+    targets = [(won_b + won_o + w.points_left()) // 2 + 1 for w in worlds]
+    deadline = None if player.time_limit is None else time.monotonic() + player.time_limit
+    return _decide(
+        worlds, cands, player.depth, False, won_b, not clean, targets, deadline, player.stats,
+        every,
+    )  # fmt: skip
+
+
 def check_budget(worlds: int, depth: int | None, time_limit: float | None) -> None:
     """Check a Carabin αμ budget.
 
@@ -468,5 +522,6 @@ __all__ = [
     "CarabinAlphaMu",
     "Decision",
     "check_budget",
+    "decide_view",
     "search",
 ]

@@ -946,7 +946,6 @@ def carabin_match(
     depth: int = 2,
     alphamu_samples: int | None = None,
     time_limit: float | None = None,
-    stats: list[list[Stats]] | None = None,
 ) -> CarabinMatch:
     """A Carabin game to 10 between players ``0 .. N-1`` (``policies[p]`` is player p's).
 
@@ -960,8 +959,7 @@ def carabin_match(
     ``plays[p]`` (``pimc`` or ``alphamu``): player ``p``'s card play, overriding
     ``play`` (which must then not be ``dd``); αμ searches ``depth`` decisions over
     ``alphamu_samples`` worlds (default ``samples``) within ``time_limit`` seconds a
-    decision (:func:`carabin_play_mixed`). ``stats[p]`` (when given) collects player
-    ``p``'s :class:`analysis.play.Stats` of every contract.
+    decision (:func:`carabin_play_mixed`).
     """
 
     n = len(policies)
@@ -1001,18 +999,14 @@ def carabin_match(
                     row = inferred[game.player_of(s)]
                     for k, v in enumerate((st.inferred, st.drawn, st.kept, st.fallbacks)):
                         row[k] += v
-            elif set(own) == {"pimc"} and stats is None:
+            elif set(own) == {"pimc"}:
                 ok = carabin_play_pimc(deal, contract, samples, deal_rng)
             else:
                 seat_plays = [own[game.player_of(s)] for s in range(n)]
-                got: list[Stats] = []
                 ok = carabin_play_mixed(
                     deal, contract, seat_plays, samples, deal_rng, depth, alphamu_samples,
-                    time_limit, got,
+                    time_limit,
                 )  # fmt: skip
-                if stats is not None:
-                    for s, st in enumerate(got):
-                        stats[game.player_of(s)].append(st)
             p = game.player_of(contract.bidder)
             bids[p] += 1
             made[p] += ok
