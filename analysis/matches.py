@@ -968,10 +968,11 @@ def carabin_match(
     if play not in CARABIN_PLAYS:
         raise ValueError(f"unknown play '{play}' (expected dd, pimc or alphamu)")
     own = list(plays) if plays is not None else [play] * n
-    if len(own) != n or any(p not in CARABIN_PLAYS[1:] for p in own):
-        raise ValueError(f"invalid plays {list(own)} (pimc or alphamu for each of {n} players)")
-    if play == "dd" and plays is not None:
-        raise ValueError("double-dummy play (dd) is for every player or none")
+    if plays is not None:
+        if len(own) != n or any(p not in CARABIN_PLAYS[1:] for p in own):
+            raise ValueError(f"invalid plays {own} (pimc or alphamu for each of {n} players)")
+        if play == "dd":
+            raise ValueError("double-dummy play (dd) is for every player or none")
     game = CGame(CRules(players=n))
     bids, made = [0] * n, [0] * n
     inferred = [[0, 0, 0, 0] for _ in range(n)]
@@ -1605,6 +1606,15 @@ def seating_summary(folders: Sequence[str | Path], out: str | Path, command: str
             "players": params["players"],
             "play": params["play"],
             "samples": params["samples"] if params["play"] == "pimc" else "",
+        }
+        if params.get("plays", "same") != "same" or params["play"] == "alphamu":
+            # αμ card play: each entry's play and αμ's budget
+            base.update(
+                plays=params.get("plays", "same"),
+                depth=params["depth"],
+                alphamu_samples=params["alphamu_samples"] or params["samples"],
+            )
+        base |= {
             "seed": manifest["seed"],
             "sets": int(df["match"].nunique()),
             "deals_per_game": round(
