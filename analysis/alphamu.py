@@ -186,7 +186,7 @@ _BIG = 1 << 20
 _BLOCK = 256
 
 
-def _covered(
+def covered(
     rows: np.ndarray, by: np.ndarray, check: Callable[[], None] | None = None
 ) -> np.ndarray:
     """Per row of ``rows``, whether some row of ``by`` is >= it in every world
@@ -203,7 +203,7 @@ def _covered(
     return out
 
 
-def _pareto(front: np.ndarray, check: Callable[[], None] | None = None) -> np.ndarray:
+def pareto(front: np.ndarray, check: Callable[[], None] | None = None) -> np.ndarray:
     """The non-dominated rows of ``front`` (one of equal rows), greatest total first
     (``check`` is called between blocks: the time limit)."""
     k = front.shape[0]
@@ -214,7 +214,7 @@ def _pareto(front: np.ndarray, check: Callable[[], None] | None = None) -> np.nd
     kept = front[:0]
     for i in range(0, k, _BLOCK):
         block = front[i : i + _BLOCK]
-        block = block[~_covered(block, kept, check)]
+        block = block[~covered(block, kept, check)]
         if block.shape[0] > 1:
             # a row goes when an earlier row (total at least as great) is >= it everywhere
             ge = (block[:, None, :] >= block[None, :, :]).all(axis=2)
@@ -223,9 +223,9 @@ def _pareto(front: np.ndarray, check: Callable[[], None] | None = None) -> np.nd
     return kept
 
 
-def _dominated(front: np.ndarray, by: np.ndarray) -> bool:
+def dominated(front: np.ndarray, by: np.ndarray) -> bool:
     """Whether every row of ``front`` is <= some row of ``by`` in every world."""
-    return bool(_covered(front, by).all())
+    return bool(covered(front, by).all())
 
 
 class _Search:
@@ -397,7 +397,7 @@ class _Search:
         bounds = np.array(rows, dtype=np.int64) + np.array([ch[4] for ch in children])[:, None]
         n = len(ws)
         if depth == 1:
-            front = _pareto(bounds)
+            front = pareto(bounds)
             return front if floor is None else front[front.sum(axis=1) > floor]
         best = bounds.max(axis=0)
         order = sorted(range(len(cands)), key=lambda i: -int(bounds[i].sum()))
@@ -406,7 +406,7 @@ class _Search:
             if floor is not None and int(bounds[i].sum()) <= floor:
                 self.stats.cuts += 1
                 break  # this card's bound and every later one's are too low
-            if front.shape[0] and _dominated(bounds[i : i + 1], front):
+            if front.shape[0] and dominated(bounds[i : i + 1], front):
                 self.stats.cuts += 1
                 continue
             m2, g2, l2, t2, pts = children[i]
@@ -414,7 +414,7 @@ class _Search:
             sub_floor = None if floor is None else floor - pts * n
             sub = self.node(m2, g2, l2, t2, ws, bits, depth - 1, alpha, bounds[i] - pts, sub_floor)
             if sub.shape[0]:
-                front = _pareto(np.vstack([front, sub + pts]), self._check_time)
+                front = pareto(np.vstack([front, sub + pts]), self._check_time)
             if (front == best).all(axis=1).any():
                 self.stats.cuts += 1
                 break
@@ -479,14 +479,14 @@ class _Search:
             ext = np.broadcast_to(upper, (sub.shape[0], n)).copy()
             ext[:, idx] = np.minimum(sub, upper[idx])
             self._check_time()
-            front = _pareto(
+            front = pareto(
                 np.minimum(front[:, None, :], ext[None, :, :]).reshape(-1, n), self._check_time
             )
             # a row only decreases as cards are added: one the caller's front already
             # dominates, or below the total he needs, can never matter to him
             useless = self._useless(front, alpha, floor)
             if useless.any():
-                exact = exact and (alpha is None or not _covered(front, alpha).any())
+                exact = exact and (alpha is None or not covered(front, alpha).any())
                 front = front[~useless]
                 if not front.shape[0]:
                     self.stats.cuts += 1
@@ -534,7 +534,7 @@ class _Search:
         if floor is not None:
             out |= rows.sum(axis=1) <= floor
         if alpha is not None:
-            out |= _covered(rows, alpha)
+            out |= covered(rows, alpha)
         return out
 
     def _candidates(self, mine: int, others: int, leader: int, trick: int) -> list[int]:
@@ -839,7 +839,10 @@ __all__ = [
     "AlphaMuStats",
     "Decision",
     "check_budget",
+    "covered",
     "decide_view",
+    "dominated",
     "hidden_of_view",
+    "pareto",
     "search",
 ]

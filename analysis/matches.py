@@ -872,6 +872,49 @@ def carabin_play_pimc(
     return made
 
 
+#: The card plays of Carabin matches (``dd`` is for every seat or none).
+CARABIN_PLAYS = ("dd", "pimc", "alphamu")
+
+
+def carabin_play_mixed(
+    deal,
+    contract,
+    plays: Sequence[str],
+    samples: int,
+    rng: random.Random,
+    depth: int = 2,
+    alphamu_samples: int | None = None,
+    time_limit: float | None = None,
+    stats: list[Stats] | None = None,
+) -> bool:
+    """Whether the contract is made when seat ``s`` plays by ``plays[s]``: ``pimc``
+    (:class:`analysis.play.CarabinPimc`, ``samples`` worlds) or ``alphamu``
+    (:class:`analysis.carabin_alphamu.CarabinAlphaMu`, ``alphamu_samples`` worlds,
+    default ``samples``; ``depth`` decisions searched; ``time_limit`` seconds a
+    decision, None: none, so the play depends only on the seeds). The worlds' seeds
+    come from ``rng``, one stream for every seat in the order of the decisions; the
+    seats' :class:`analysis.play.Stats` are appended to ``stats`` when given.
+
+    Raises:
+        ValueError: an unknown play (the message quotes it).
+    """
+    from analysis.carabin_alphamu import CarabinAlphaMu
+
+    pols: list[Any] = []
+    for p in plays:
+        if p == "pimc":
+            pols.append(CarabinPimc(samples, seed=rng))
+        elif p == "alphamu":
+            worlds = samples if alphamu_samples is None else alphamu_samples
+            pols.append(CarabinAlphaMu(worlds, depth, seed=rng, time_limit=time_limit))
+        else:
+            raise ValueError(f"unknown play '{p}' (expected pimc or alphamu)")
+    made = play_carabin(deal, contract, pols).made
+    if stats is not None:
+        stats.extend(p.stats for p in pols)
+    return made
+
+
 class CarabinBoards(_Seeds):
     """The deals of a Carabin duplicate set: deal ``k`` of every game of the set is the
     same cards, seat by seat, with the same random stream for the card play.
@@ -899,6 +942,10 @@ def carabin_match(
     max_deals: int = 500,
     boards: CarabinBoards | None = None,
     reads: Sequence[bool] | None = None,
+    plays: Sequence[str] | None = None,
+    depth: int = 2,
+    alphamu_samples: int | None = None,
+    time_limit: float | None = None,
 ) -> CarabinMatch:
     """A Carabin game to 10 between players ``0 .. N-1`` (``policies[p]`` is player p's).
 
@@ -908,11 +955,24 @@ def carabin_match(
     from ``rng``. ``reads[p]``: player ``p`` reads the auction in PIMC card play
     (:class:`analysis.play.CarabinInference`, knowing every seat's bidding policy: in a
     match the policies are public).
+
+    ``plays[p]`` (``pimc`` or ``alphamu``): player ``p``'s card play, overriding
+    ``play`` (which must then not be ``dd``); αμ searches ``depth`` decisions over
+    ``alphamu_samples`` worlds (default ``samples``) within ``time_limit`` seconds a
+    decision (:func:`carabin_play_mixed`).
     """
 
     n = len(policies)
     if boards is not None and boards.players != n:
         raise ValueError(f"boards for {boards.players} players in a game of {n}")
+    if play not in CARABIN_PLAYS:
+        raise ValueError(f"unknown play '{play}' (expected dd, pimc or alphamu)")
+    own = list(plays) if plays is not None else [play] * n
+    if plays is not None:
+        if len(own) != n or any(p not in CARABIN_PLAYS[1:] for p in own):
+            raise ValueError(f"invalid plays {own} (pimc or alphamu for each of {n} players)")
+        if play == "dd":
+            raise ValueError("double-dummy play (dd) is for every player or none")
     game = CGame(CRules(players=n))
     bids, made = [0] * n, [0] * n
     inferred = [[0, 0, 0, 0] for _ in range(n)]
@@ -940,10 +1000,14 @@ def carabin_match(
                     row = inferred[game.player_of(s)]
                     for k, v in enumerate((st.inferred, st.drawn, st.kept, st.fallbacks)):
                         row[k] += v
-            elif play == "pimc":
+            elif set(own) == {"pimc"}:
                 ok = carabin_play_pimc(deal, contract, samples, deal_rng)
             else:
-                raise ValueError(f"unknown play '{play}' (expected dd or pimc)")
+                seat_plays = [own[game.player_of(s)] for s in range(n)]
+                ok = carabin_play_mixed(
+                    deal, contract, seat_plays, samples, deal_rng, depth, alphamu_samples,
+                    time_limit,
+                )  # fmt: skip
             p = game.player_of(contract.bidder)
             bids[p] += 1
             made[p] += ok
@@ -986,6 +1050,32 @@ _CB_INFERENCE = ("inf_decisions", "inf_drawn", "inf_kept", "inf_fallbacks")
 def _reads(labels: Sequence[str], reads: str) -> list[bool] | None:
     """Per player, whether he reads the auction (None: nobody does)."""
     return None if reads == "none" else [x.endswith(INFERENCE_MARK) for x in labels]
+
+
+def _entry_plays(params: dict[str, Any], play: str, entries: int) -> list[str]:
+    """The card play of each entry of ``policies``: ``plays`` (comma separated, one per
+    entry) or ``play`` for all.
+
+    >>> _entry_plays({"plays": "alphamu,pimc"}, "pimc", 2)
+    ['alphamu', 'pimc']
+    >>> _entry_plays({"plays": "alphamu,dd"}, "pimc", 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: invalid plays 'alphamu,dd' (pimc or alphamu for each of the 2 policies)
+    """
+    if play not in CARABIN_PLAYS:
+        raise ValueError(f"unknown play '{play}' (expected dd, pimc or alphamu)")
+    if str(params.get("plays", "same")) == "same":
+        return [play] * entries
+    text = str(params["plays"])
+    out = [x.strip() for x in text.split(",")]
+    if len(out) != entries or any(x not in ("pimc", "alphamu") for x in out):
+        raise ValueError(
+            f"invalid plays '{text}' (pimc or alphamu for each of the {entries} policies)"
+        )
+    if play == "dd":
+        raise ValueError(f"plays={text} needs play=pimc (double-dummy play is for every player)")
+    return out
 
 
 def carabin_matches_chunk(
@@ -1031,7 +1121,21 @@ def carabin_matches_chunk(
     max_deals = int(params.get("max_deals", 500))
     reading = {"none": (), "a": (0,), "b": range(1, len(entries)), "both": range(len(entries))}
     names = [f"{e}{INFERENCE_MARK}" if k in reading[reads] else e for k, e in enumerate(entries)]
-    makers = {name: POLICIES[name.removesuffix(INFERENCE_MARK)]() for name in set(names)}
+    entry_plays = _entry_plays(params, play, len(entries))
+    if reads != "none" and "alphamu" in entry_plays:
+        raise ValueError(f"inference={reads} is for PIMC card play (not with alphamu)")
+    labels = [x if q == play else f"{x}+{q}" for x, q in zip(names, entry_plays, strict=True)]
+    bases = dict(zip(labels, names, strict=True))
+    names = labels
+    play_of = dict(zip(names, entry_plays, strict=True))
+    mixed: dict[str, Any] = {}
+    if "alphamu" in entry_plays or len(set(entry_plays)) > 1:
+        mixed = {
+            "depth": int(params.get("depth", 2)),
+            "alphamu_samples": int(params.get("alphamu_samples", 0)) or None,
+            "time_limit": float(params.get("time_limit", 0.0)) or None,
+        }
+    makers = {x: POLICIES[bases[x].removesuffix(INFERENCE_MARK)]() for x in set(names)}
     keys = ["match", "player", "policy", "score", "win", "bids", "made", "deals"]
     if fmt == "duplicate":
         keys.insert(1, "seating")
@@ -1050,6 +1154,8 @@ def carabin_matches_chunk(
                 samples=samples,
                 max_deals=max_deals,
                 reads=_reads(seat_names, reads),
+                plays=[play_of[x] for x in seat_names] if mixed else None,
+                **mixed,
             )
             games: list[tuple[int | None, Sequence[str], CarabinMatch]] = [(None, seat_names, m)]
         else:
@@ -1066,6 +1172,8 @@ def carabin_matches_chunk(
                         max_deals=max_deals,
                         boards=CarabinBoards(seed, n),
                         reads=_reads(seating, reads),
+                        plays=[play_of[x] for x in seating] if mixed else None,
+                        **mixed,
                     ),
                 )
                 for j, seating in enumerate(seatings)
@@ -1498,6 +1606,15 @@ def seating_summary(folders: Sequence[str | Path], out: str | Path, command: str
             "players": params["players"],
             "play": params["play"],
             "samples": params["samples"] if params["play"] == "pimc" else "",
+        }
+        if params.get("plays", "same") != "same" or params["play"] == "alphamu":
+            # αμ card play: each entry's play and αμ's budget
+            base.update(
+                plays=params.get("plays", "same"),
+                depth=params["depth"],
+                alphamu_samples=params["alphamu_samples"] or params["samples"],
+            )
+        base |= {
             "seed": manifest["seed"],
             "sets": int(df["match"].nunique()),
             "deals_per_game": round(

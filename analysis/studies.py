@@ -149,6 +149,14 @@ def _name_list(*names: str) -> Check:
     return check
 
 
+def _plays(value: Any) -> str:
+    text = str(value)
+    items = [x.strip() for x in text.split(",")]
+    if text != "same" and any(x not in ("pimc", "alphamu") for x in items):
+        raise _Invalid("expected same or a comma-separated list of pimc, alphamu")
+    return text if text == "same" else ",".join(items)
+
+
 _RULES = _choice("seed", "classic")
 _TRICK_ORDER = _choice("alternate", "left_then_right", aliases={"seed": "alternate"})
 _PLAYERS = _integer(3, 6)
@@ -294,6 +302,7 @@ STUDIES: dict[str, Study] = {
             "always) dealt "
             "to the players in turn, seats rotated, or with format=duplicate every seating on the "
             "same deals; inference=a/b/both: those players read the auction in PIMC card play; "
+            "card play dd, pimc or alphamu (depth=), or per policy entry (plays=alphamu,pimc,…); "
             "a row per game and player (--deals counts matches or sets)",
             "analysis.matches:carabin_matches_chunk",
             10,
@@ -305,15 +314,23 @@ STUDIES: dict[str, Study] = {
                 "format": "single",
                 "inference": "none",
                 "max_deals": 500,
+                "plays": "same",
+                "depth": 2,
+                "alphamu_samples": 0,
+                "time_limit": 0.0,
             },
             {
                 "players": _PLAYERS,
                 "policies": _name_list("derived", "realplay", "realplay-name", "thumb", "always"),
-                "play": _choice("dd", "pimc"),
+                "play": _choice("dd", "pimc", "alphamu"),
                 "samples": _COUNT,
                 "format": _FORMAT,
                 "inference": _choice("none", "a", "b", "both"),
                 "max_deals": _COUNT,
+                "plays": _plays,
+                "depth": _COUNT,
+                "alphamu_samples": _integer(0),
+                "time_limit": _seconds,
             },
         ),
         Study(
@@ -480,7 +497,15 @@ _ADDED_PARAMS: dict[str, dict[str, Any]] = {
         "play_a": "same",
         "play_b": "same",
     },
-    "carabin-matches": {"format": "single", "inference": "none", "max_deals": 500},
+    "carabin-matches": {
+        "format": "single",
+        "inference": "none",
+        "max_deals": 500,
+        "plays": "same",
+        "depth": 2,
+        "alphamu_samples": 0,
+        "time_limit": 0.0,
+    },
     "klabberjass-realplay": {"play_seed": "row"},
     "klabberjass-sinking-realplay": {"play": "pimc", "depth": 2},
 }

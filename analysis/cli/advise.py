@@ -7,11 +7,14 @@ the same worlds, whatever ``--workers``). ``--json`` prints ``{"moves": {card:
 Carabin the cards are ranked by the share of worlds where the contract is made (or, for
 the others, fails), then the chelem, then the mean points.
 
-``--method alphamu`` (Klabberjass) advises by αμ search instead
-(:mod:`analysis.alphamu`): ``--samples`` worlds (default 20), ``--depth`` decisions of
-the player searched (default 2), one process; each card's value is the greatest mean
-over the worlds of a vector of its Pareto front, the best card the greatest (ties: card
-order); ``--time-limit`` makes it anytime (the deepest finished depth decides).
+``--method alphamu`` advises by αμ search instead (:mod:`analysis.alphamu`,
+:mod:`analysis.carabin_alphamu`): ``--samples`` worlds (default 20), ``--depth``
+decisions of the player searched (default 2), one process; each card's value is the
+greatest mean over the worlds of a vector of its Pareto front, the best card the
+greatest (ties: card order); ``--time-limit`` makes it anytime (the deepest finished
+depth decides). In Klabberjass a vector holds the player's points in each world; in
+Carabin (a plain contract) 1 where his side gets what it wants (the bidder: the
+contract made; the others: failed), so a card's mean is the share of worlds won.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ EXAMPLES = (
     'tricklab advise klabberjass "seat=E trump=H turn=QD hand=AT7.KJ9.7.A8 played=" --samples 50 --seed 1',
     'tricklab advise klabberjass "seat=D trump=H turn=JH hand=AT9.KQ.A.AQT played=7S" --samples 50 --seed 1 --json',
     'tricklab advise klabberjass "seat=E trump=H turn=JH hand=AT9.KQ.A.AT played=7S,8D" --method alphamu --depth 2 --seed 1',
+    'tricklab advise carabin "players=3 seat=0 bidder=0 trump=S turn=2C hand=AKQJ.../T987..." --method alphamu --samples 8 --seed 1',
 )
 _SAMPLES = count("--samples", 1, MAX_SAMPLES)
 _WORKERS = count("--workers", 1, max_workers(), "four per core")
@@ -69,8 +73,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--method",
         choices=("pimc", "alphamu"),
         default="pimc",
-        help="pimc (default): each world solved double dummy and averaged; alphamu "
-        "(klabberjass): alphamu search over the worlds (see --depth)",
+        help="pimc (default): each world solved double dummy and averaged; alphamu: "
+        "alphamu search over the worlds (see --depth)",
     )
     parser.add_argument(
         "--depth",
@@ -159,8 +163,6 @@ def _alphamu(args: argparse.Namespace, game) -> int:
     from analysis.play import classes
     from solver.cards import card_str, in_notation_order
 
-    if game.name != "klabberjass":
-        raise UsageError(f"--method alphamu is for klabberjass, not {game.name}")
     if args.workers is not None:
         raise UsageError(
             f"--workers {args.workers} goes with --method pimc (alphamu searches in one process)"
@@ -170,6 +172,8 @@ def _alphamu(args: argparse.Namespace, game) -> int:
         raise UsageError(f"invalid --samples {samples} for --method alphamu (1 to {MAX_WORLDS})")
     depth = DEFAULT_DEPTH if args.depth is None else args.depth
     view = read(game, args.view, game.parse_view)
+    if game.name == "carabin":
+        return _carabin_alphamu(args, view, samples, depth)
     player = AlphaMu(samples, depth, seed=args.seed, time_limit=args.time_limit)
     d = decide_view(view, player, game.rules, every=True)
     if d.depth < depth and d.depth < bin(view.hand).count("1"):
@@ -207,5 +211,53 @@ def _alphamu(args: argparse.Namespace, game) -> int:
     print(f"  {samples} worlds drawn (seed {args.seed}), depth {d.depth}")
     for card, m in moves.items():
         print(f"  {card}: mean {m['mean']:.2f}")
+    print(f"  best: {card_str(d.card)}")
+    return 0
+
+
+def _carabin_alphamu(args: argparse.Namespace, view, samples: int, depth: int) -> int:
+    """``--method alphamu`` for a Carabin view: the share of worlds each card wins."""
+    from analysis.carabin_alphamu import CarabinAlphaMu, decide_view
+    from analysis.play import carabin_classes
+    from solver.cards import card_count, card_str, in_notation_order
+
+    player = CarabinAlphaMu(samples, depth, seed=args.seed, time_limit=args.time_limit)
+    d = decide_view(view, player, every=True)
+    if d.depth < depth and d.depth < card_count(view.hand[0] | view.hand[1]):
+        print(
+            f"tricklab: note: the time limit ({args.time_limit:g} s) ran out: the advice "
+            f"rests on depth {d.depth} of {depth}",
+            file=sys.stderr,
+        )
+    inf = view.inference()
+    value_of = {
+        c: int(v or 0)
+        for k, v in zip(carabin_classes(inf.position, inf.pool), d.values, strict=True)
+        for c in k
+    }
+    cards = list(in_notation_order(value_of))
+    order = sorted(cards, key=lambda c: (-value_of[c], cards.index(c)))
+    side = "made" if view.seat == view.bidder else "failed"
+    moves = {
+        card_str(c): {"share": round(value_of[c] / samples, 4), "worlds_won": value_of[c]}
+        for c in order
+    }
+    if args.json:
+        out = {
+            "method": "alphamu",
+            "moves": moves,
+            "best": card_str(d.card),
+            "samples": samples,
+            "seed": args.seed,
+            "depth": d.depth,
+            "wants": side,
+        }
+        print(json.dumps(out))
+        return 0
+    print(f"alphamu advice for {view}")
+    print(f"  {samples} worlds drawn (seed {args.seed}), depth {d.depth}; share of worlds "
+          f"where the contract is {side}")  # fmt: skip
+    for card, m in moves.items():
+        print(f"  {card}: {100 * m['share']:.0f}%")
     print(f"  best: {card_str(d.card)}")
     return 0

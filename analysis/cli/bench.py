@@ -45,6 +45,12 @@ worlds (one core), from a position with ``--tricks`` tricks left (default 4; 8 i
 whole deal): a random deal, bidder and trump as above, its first tricks played at
 random; the advice is for the seat to move there, from his view.
 
+``--what alphamu`` alone plays whole (plain) contracts card by card by αμ at every seat
+(:class:`analysis.carabin_alphamu.CarabinAlphaMu` at its default budget, ``--depth`` to
+change its depth, one core; random bidder, turn-up suit trump): the CPU time of each
+searched decision, at the first trick and at the later ones (median, max), decisions a
+second, the depth reached.
+
 ``--what tree``, ``advice`` and ``alphamu`` run 20 deals unless ``--deals`` says otherwise
 (the other benchmarks 1000).
 
@@ -139,7 +145,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--depth",
         type=_DEPTH,
         default=None,
-        help="klabberjass --what alphamu: decisions searched (default: alphamu's default)",
+        help="--what alphamu: decisions searched (default: alphamu's default)",
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument(
@@ -176,8 +182,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--persist goes with klabberjass --what pimc or realplay")
     if args.shared_play and (game.name != "klabberjass" or args.what != "realplay"):
         raise UsageError("--shared-play goes with klabberjass --what realplay")
-    if args.depth is not None and (game.name != "klabberjass" or args.what != "alphamu"):
-        raise UsageError(f"--depth {args.depth} goes with klabberjass --what alphamu")
+    if args.depth is not None and args.what != "alphamu":
+        raise UsageError(f"--depth {args.depth} goes with --what alphamu")
     if game.name == "carabin":
         report, lines = _carabin(game, args)
     else:
@@ -685,6 +691,8 @@ def _timed(search: Callable[[], Any], limit: float | None) -> tuple[Any, float, 
 def _carabin(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
     if args.what == "pimc":
         return _carabin_pimc(game, args)
+    if args.what == "alphamu":
+        return _carabin_alphamu(game, args)
     if args.what in ("tree", "advice"):
         return _carabin_analysis(game, args)
     n = game.rules.players
@@ -694,7 +702,7 @@ def _carabin(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
         if k not in CARABIN_WHAT:
             raise UsageError(
                 f"unknown --what '{k}' for carabin "
-                "(expected exact, make, chelem, or one of pimc, tree, advice alone)"
+                "(expected exact, make, chelem, or one of pimc, alphamu, tree, advice alone)"
             )
     rng = random.Random(args.seed)
     tt = DEFAULT_TT_MB
@@ -817,6 +825,85 @@ def _carabin_pimc(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]
             f"  time limit {args.time_limit} s a search: {undecided} searches undecided "
             "(each counts half a failure for its card)"
         )
+    return report, lines
+
+
+def carabin_alphamu_times(
+    players: int, deals: int, seed: int, depth: int | None = None
+) -> list[tuple[int, float, int]]:
+    """Every searched decision of plain Carabin contracts played by αμ at every seat
+    (default budget; ``depth``: its depth): (trick, CPU seconds, depth reached)."""
+    from analysis.carabin_alphamu import DEFAULT_DEPTH, CarabinAlphaMu
+    from analysis.play import CarabinState, play_carabin
+    from solver.carabin.deal import Contract
+
+    depth = DEFAULT_DEPTH if depth is None else depth
+    rng = random.Random(seed)
+    out: list[tuple[int, float, int]] = []
+
+    class Timed:
+        def __init__(self, player: CarabinAlphaMu):
+            self.player = player
+
+        def choose(self, state: CarabinState) -> int:
+            s = self.player.stats
+            before, reached = s.decisions, s.depth_reached
+            cpu = time.process_time()
+            card = self.player.choose(state)
+            if s.decisions > before:
+                out.append((len(state.played) // players, time.process_time() - cpu,
+                            s.depth_reached - reached))  # fmt: skip
+            return card
+
+    for i in range(deals):
+        d = CarabinDeal.random(players=players, rng=rng)
+        contract = Contract(rng.randrange(players), suit_of(d.turn))
+        pols = [Timed(CarabinAlphaMu(depth=depth, seed=players * i + s)) for s in range(players)]
+        play_carabin(d, contract, pols)  # type: ignore[arg-type]
+    return out
+
+
+def _carabin_alphamu(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
+    """CPU time of a Carabin αμ decision at the first trick and later (default budget)."""
+    from analysis.carabin_alphamu import DEFAULT_DEPTH, DEFAULT_TIME_LIMIT, DEFAULT_WORLDS
+
+    n = game.rules.players
+    depth = DEFAULT_DEPTH if args.depth is None else args.depth
+    rows = carabin_alphamu_times(n, args.deals, args.seed, depth)
+    first = [r[1] for r in rows if r[0] == 0]
+    later = [r[1] for r in rows if r[0] > 0]
+    cpu = sum(r[1] for r in rows)
+    report: dict = {
+        "game": "carabin",
+        "what": "alphamu",
+        "players": n,
+        "deals": args.deals,
+        "seed": args.seed,
+        "worlds": DEFAULT_WORLDS,
+        "depth": depth,
+        "time_limit": DEFAULT_TIME_LIMIT,
+        "decisions": len(rows),
+        "first_trick_decisions": len(first),
+        "first_median_s": round(statistics.median(first), 4) if first else None,
+        "first_max_s": round(max(first), 4) if first else None,
+        "later_median_s": round(statistics.median(later), 4) if later else None,
+        "later_max_s": round(max(later), 4) if later else None,
+        "mean_s": round(cpu / len(rows), 4) if rows else None,
+        "decisions_per_second": round(len(rows) / cpu, 2) if cpu > 0 else None,
+        "mean_depth": round(statistics.fmean(r[2] for r in rows), 2) if rows else None,
+    }
+    lines = [
+        f"Carabin contracts played by alphamu at every seat, {n} players, {DEFAULT_WORLDS} "
+        f"worlds, depth {depth} a decision (at most {DEFAULT_TIME_LIMIT:g} s), {args.deals} "
+        f"random deals (seed {args.seed}), random bidder, turn-up suit trump, one core "
+        "(CPU time a searched decision)",
+        f"  first trick: {len(first)} decisions, median {report['first_median_s']} s, "
+        f"max {report['first_max_s']} s",
+        f"  later tricks: {len(later)} decisions, median {report['later_median_s']} s, "
+        f"max {report['later_max_s']} s",
+        f"  mean {report['mean_s']} s, {report['decisions_per_second']} decisions/s; mean "
+        f"depth reached {report['mean_depth']}",
+    ]
     return report, lines
 
 

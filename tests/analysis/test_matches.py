@@ -182,6 +182,34 @@ def test_matches_with_alphamu_card_play():
         )
 
 
+def test_carabin_matches_with_alphamu_card_play():
+    """plays= gives each policy entry its card play (labelled when it is not play's);
+    with the same seeds, an all-PIMC plays= is the default play; bad values quoted."""
+    from analysis.matches import carabin_matches_chunk
+
+    params = {"players": 3, "policies": "always,always,always", "play": "pimc",
+              "samples": 2, "format": "duplicate", "max_deals": 40}  # fmt: skip
+    mixed = carabin_matches_chunk(
+        random.Random(5), 0, 1, {**params, "plays": "alphamu,pimc,pimc", "depth": 2}
+    )
+    assert sorted(set(mixed["policy"])) == ["always", "always+alphamu"]
+    assert max(mixed["seating"]) == 2  # the αμ player sits in each seat once
+    assert mixed["policy"].count("always+alphamu") == 3
+    same = carabin_matches_chunk(random.Random(5), 0, 1, {**params, "plays": "pimc,pimc,pimc"})
+    assert same == carabin_matches_chunk(random.Random(5), 0, 1, params)
+    every = carabin_matches_chunk(random.Random(5), 0, 1, {**params, "play": "alphamu"})
+    assert set(every["policy"]) == {"always"}
+    for bad, quoted in (
+        ({"plays": "alphamu,dd,pimc"}, "invalid plays 'alphamu,dd,pimc'"),
+        ({"plays": "alphamu,pimc"}, "invalid plays 'alphamu,pimc'"),
+        ({"play": "dd", "plays": "alphamu,pimc,pimc"}, "needs play=pimc"),
+        ({"play": "fast"}, "unknown play 'fast'"),
+        ({"plays": "alphamu,pimc,pimc", "inference": "a"}, "inference=a"),
+    ):
+        with pytest.raises(ValueError, match=quoted):
+            carabin_matches_chunk(random.Random(5), 0, 1, {**params, **bad})
+
+
 def test_match_study_chunk_is_deterministic_and_summarised():
     params = {"a": "derived", "b": "thumb", "play": "dd", "samples": 2, "sink_samples": 4}
     a = klabberjass_matches_chunk(random.Random(9), 0, 4, params)

@@ -108,10 +108,47 @@ def test_advise_bad_method_options_one_line_exit_2(cli, options, quoted):
     assert quoted in err
 
 
-def test_advise_alphamu_is_for_klabberjass(cli):
-    view = "players=4 seat=1 bidder=0 trump=H turn=2C hand=AKQJ.../T987... played=5H"
-    status, out, err = cli("advise", "carabin", view, "--method", "alphamu")
-    assert status == 2 and out == "" and "alphamu is for klabberjass" in err
+CARABIN_VIEW = "players=3 seat=1 bidder=0 trump=H turn=2C hand=AKQ6.../T987... played=5H"
+
+
+def test_advise_carabin_alphamu_json(cli):
+    """Carabin αμ advice: a share of worlds won per card (the coalition wants the
+    contract failed here), the best card first; depth 1 is PIMC on the same worlds."""
+    from analysis.carabin_alphamu import CarabinAlphaMu, decide_view
+    from analysis.play import carabin_classes
+    from solver.carabin import View
+    from solver.carabin import engine as carabin_engine
+    from solver.cards import card_str
+
+    argv = ["advise", "carabin", CARABIN_VIEW, "--method", "alphamu", "--samples", "6"]
+    status, out, _ = cli(*argv, "--seed", "3", "--json")
+    data = json.loads(out)
+    assert status == 0 and data["method"] == "alphamu" and data["wants"] == "failed"
+    shares = [m["share"] for m in data["moves"].values()]
+    assert shares == sorted(shares, reverse=True) and data["best"] == next(iter(data["moves"]))
+    assert all(0 <= x <= 1 for x in shares)
+    status, out, _ = cli(*argv, "--seed", "3", "--depth", "1", "--json")
+    one = json.loads(out)
+    view = View.parse(CARABIN_VIEW)
+    d = decide_view(view, CarabinAlphaMu(6, 1, seed=3), every=True)
+    worlds = list(d.worlds)
+    inf = view.inference()
+    cands = [k[0] for k in carabin_classes(inf.position, inf.pool)]
+    # PIMC's totals: the worlds where the contract fails after each card (the trick
+    # is still unfinished after it, no trick won yet: the bidder needs half the points
+    # in play of the world, plus one, from there)
+    assert view.tricks_won() == ((0, 0), True)
+    for c, v in zip(cands, d.values, strict=True):
+        fails = sum(not carabin_engine.make(w.play(c), w.points_left() // 2 + 1) for w in worlds)
+        assert v == fails
+        assert one["moves"][card_str(c)]["worlds_won"] == v
+
+
+def test_advise_carabin_alphamu_readable(cli):
+    status, out, _ = cli("advise", "carabin", CARABIN_VIEW, "--method", "alphamu",
+                         "--samples", "4", "--seed", "1")  # fmt: skip
+    assert status == 0 and out.startswith("alphamu advice for ") and "best: " in out
+    assert "contract is failed" in out
 
 
 def test_the_help_states_the_alphamu_budget():

@@ -277,3 +277,20 @@ def test_bench_alphamu_json_times_every_searched_decision(cli):
 def test_bench_depth_goes_with_alphamu(cli):
     status, out, err = cli("bench", "klabberjass", "--what", "pimc", "--depth", "2")
     assert status == 2 and out == "" and "--depth 2" in err
+
+
+def test_bench_carabin_alphamu_json(cli):
+    """Every searched decision of Carabin αμ play is timed; at depth 1 as many as the
+    players searched."""
+    from analysis.cli.bench import carabin_alphamu_times
+
+    argv = ["bench", "carabin", "--players", "3", "--what", "alphamu", "--deals", "1"]
+    status, out, _ = cli(*argv, "--depth", "1", "--json")
+    data = json.loads(out)
+    assert status == 0 and data["depth"] == 1 and data["worlds"] == 20
+    assert data["decisions"] >= data["first_trick_decisions"] >= 1
+    assert data["mean_depth"] == 1
+    rows = carabin_alphamu_times(3, 1, 1, depth=1)
+    assert len(rows) == data["decisions"] and all(r[2] == 1 for r in rows)
+    status, out, _ = cli(*argv)
+    assert status == 0 and "alphamu at every seat" in out and "decisions/s" in out
