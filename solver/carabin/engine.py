@@ -3,7 +3,8 @@
 The same functions as :mod:`solver.klabberjass.engine`: :func:`solve`, :func:`value`,
 :func:`values` (a batch in one compiled call), :func:`move_values`, :func:`make`,
 :func:`all_tricks` and :func:`core`; :func:`pimc` makes one card-play decision over
-given worlds in one compiled call. Side 0 is the bidder, who plays against the
+given worlds in one compiled call, :func:`pimc_drawn` one over worlds drawn in that call
+(:func:`draw_worlds`: those ``random.Random(seed).sample`` draws, card for card). Side 0 is the bidder, who plays against the
 coalition of every other seat (every opponent scores the same): he maximises his
 points, they minimise them.
 
