@@ -423,7 +423,11 @@ def pimc_drawn(
             order the drawn cards are dealt to them.
         count: worlds (1 to ``solver.carabin._core.PIMC_MAX_WORLDS``).
         seed: the seed of the worlds, 0 to 2**64 - 1.
-        candidates, target, lost, time_limit, tt_mb: as for :func:`pimc`.
+        candidates: as for :func:`pimc`.
+        target: as for :func:`pimc`.
+        lost: as for :func:`pimc`.
+        time_limit: as for :func:`pimc`.
+        tt_mb: as for :func:`pimc`.
 
     Raises:
         UsageError: ``position`` is not a Position.
