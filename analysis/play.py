@@ -1041,9 +1041,11 @@ class CarabinPimc:
     the seed; with one it may also depend on the machine's speed.
 
     A decision is one compiled call (:func:`solver.carabin.engine.pimc`: every world
-    and card in one transposition table); ``compiled=False`` makes the same decisions
-    with one search a world and card from Python, the reference the tests compare it
-    with.
+    and card in one transposition table). When the worlds are not conditioned on the
+    auction, they are drawn in that call too (:func:`solver.carabin.engine.pimc_drawn`),
+    card for card those :func:`carabin_worlds` draws from the same seed.
+    ``compiled=False`` makes the same decisions with the worlds drawn in Python and one
+    search a world and card from Python, the reference the tests compare it with.
 
     Args:
         samples: worlds a decision.
@@ -1081,24 +1083,31 @@ class CarabinPimc:
         from solver.carabin import engine as carabin_engine
 
         p = state.position
-        pool, _ = carabin_hidden(state)
+        pool, hidden = carabin_hidden(state)
         ks = carabin_classes(p, pool)
         if len(ks) == 1:
             return ks[0][0]
         seed = self.rng.getrandbits(64)
-        cache = None
-        if self.inference is not None and state.auction is not None:
-            cache = self._consistent.setdefault((state.auction, state.turn), {})
-        worlds = carabin_worlds(state, self.samples, seed, self.inference, self.stats, cache)
+        cands = [k[0] for k in ks]
+        target = None if state.chelem else state.points_in_play // 2 + 1 - state.bidder_points
         self.stats.decisions += 1
         self.stats.worlds += self.samples
-        cands = [k[0] for k in ks]
-        if not self.compiled:
-            return _carabin_choice(state, cands, worlds, self.time_limit, self.stats)
-        target = None if state.chelem else state.points_in_play // 2 + 1 - state.bidder_points
-        choice = carabin_engine.pimc(
-            worlds, cands, target, lost=state.bidder_lost, time_limit=self.time_limit
-        )
+        if self.compiled and (self.inference is None or state.auction is None):
+            # the worlds carabin_worlds would draw from the seed, drawn in the compiled call
+            choice = carabin_engine.pimc_drawn(
+                p, pool, hidden, self.samples, seed, cands, target,
+                lost=state.bidder_lost, time_limit=self.time_limit,
+            )  # fmt: skip
+        else:
+            cache = None
+            if self.inference is not None and state.auction is not None:
+                cache = self._consistent.setdefault((state.auction, state.turn), {})
+            worlds = carabin_worlds(state, self.samples, seed, self.inference, self.stats, cache)
+            if not self.compiled:
+                return _carabin_choice(state, cands, worlds, self.time_limit, self.stats)
+            choice = carabin_engine.pimc(
+                worlds, cands, target, lost=state.bidder_lost, time_limit=self.time_limit
+            )
         self.stats.searches += choice.searches
         self.stats.undecided += choice.undecided
         return choice.card

@@ -1369,4 +1369,140 @@ done:
     return chosen;
 }
 
+/* ----------------------------------------------------------------- worlds drawn in C
+ *
+ * The worlds of a PIMC decision drawn here rather than in Python, exactly as
+ * analysis.play.carabin_worlds draws them: random.Random(seed), then for each world
+ * Random.sample(pool, total), the cards dealt in that order to the hidden hands. So
+ * the generator is CPython's Mersenne Twister (MT19937, as _randommodule.c: seeded from
+ * an int by init_by_array over its 32-bit words, low word first), an integer below n is
+ * drawn as Random._randbelow_with_getrandbits draws it (the top bit_length(n) bits of
+ * one output, again while not below n), and the sample follows Random.sample (a partial
+ * Fisher-Yates of the population when it is small, otherwise draws of indexes until an
+ * unused one). The same seed gives the same worlds, card for card, so the decisions and
+ * every study that depends on them are unchanged; the law is that of Random.sample:
+ * every ordered choice of `total` cards is equally likely. */
+
+#define CB_MT_N 624
+#define CB_MT_M 397
+
+typedef struct {
+    uint32_t mt[CB_MT_N];
+    int index;
+} cb_mt;
+
+/* random.Random(seed) for an int 0 <= seed < 2**64: init_genrand(19650218), then
+ * init_by_array with the seed's 32-bit words (one word when it fits in 32 bits). */
+static void cb_mt_seed(cb_mt *r, uint64_t seed)
+{
+    uint32_t *mt = r->mt, key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+    size_t len = seed >> 32 ? 2 : 1, i = 1, j = 0, k;
+    mt[0] = 19650218u;
+    for (int m = 1; m < CB_MT_N; m++) mt[m] = 1812433253u * (mt[m - 1] ^ (mt[m - 1] >> 30)) + (uint32_t)m;
+    for (k = CB_MT_N > len ? CB_MT_N : len; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525u)) + key[j] + (uint32_t)j;
+        i++;
+        j++;
+        if (i >= CB_MT_N) {
+            mt[0] = mt[CB_MT_N - 1];
+            i = 1;
+        }
+        if (j >= len) j = 0;
+    }
+    for (k = CB_MT_N - 1; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941u)) - (uint32_t)i;
+        i++;
+        if (i >= CB_MT_N) {
+            mt[0] = mt[CB_MT_N - 1];
+            i = 1;
+        }
+    }
+    mt[0] = 0x80000000u;
+    r->index = CB_MT_N;
+}
+
+/* The next 32-bit output (genrand_uint32). */
+static uint32_t cb_mt_next(cb_mt *r)
+{
+    static const uint32_t mag01[2] = {0x0u, 0x9908b0dfu};
+    uint32_t *mt = r->mt, y;
+    if (r->index >= CB_MT_N) {
+        int kk;
+        for (kk = 0; kk < CB_MT_N - CB_MT_M; kk++) {
+            y = (mt[kk] & 0x80000000u) | (mt[kk + 1] & 0x7fffffffu);
+            mt[kk] = mt[kk + CB_MT_M] ^ (y >> 1) ^ mag01[y & 1u];
+        }
+        for (; kk < CB_MT_N - 1; kk++) {
+            y = (mt[kk] & 0x80000000u) | (mt[kk + 1] & 0x7fffffffu);
+            mt[kk] = mt[kk + (CB_MT_M - CB_MT_N)] ^ (y >> 1) ^ mag01[y & 1u];
+        }
+        y = (mt[CB_MT_N - 1] & 0x80000000u) | (mt[0] & 0x7fffffffu);
+        mt[CB_MT_N - 1] = mt[CB_MT_M - 1] ^ (y >> 1) ^ mag01[y & 1u];
+        r->index = 0;
+    }
+    y = mt[r->index++];
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    return y ^ (y >> 18);
+}
+
+/* Uniform in 0..n-1 (1 <= n <= 2**31), as Random._randbelow_with_getrandbits. */
+static int cb_mt_below(cb_mt *r, int n)
+{
+    int bits = tl_top32((uint32_t)n) + 1;
+    uint32_t v;
+    do v = cb_mt_next(r) >> (32 - bits); while (v >= (uint32_t)n);
+    return (int)v;
+}
+
+/* out[0..k-1]: k of the n cards pop[] (n <= 64), as Random.sample(pop, k). */
+static void cb_mt_sample(cb_mt *r, const int *pop, int n, int k, int *out)
+{
+    int setsize = 21; /* Random.sample's estimate of a set's size against a list's */
+    if (k > 5) {
+        int power = 1; /* 4 ** ceil(log(3k, 4)): 3k is never a power of 4 */
+        while (power < 3 * k) power *= 4;
+        setsize += power;
+    }
+    if (n <= setsize) {
+        int pool[64];
+        memcpy(pool, pop, (size_t)n * sizeof(int));
+        for (int i = 0; i < k; i++) {
+            int j = cb_mt_below(r, n - i);
+            out[i] = pool[j];
+            pool[j] = pool[n - i - 1];
+        }
+    } else {
+        uint64_t selected = 0;
+        for (int i = 0; i < k; i++) {
+            int j = cb_mt_below(r, n);
+            while (selected >> j & 1) j = cb_mt_below(r, n);
+            selected |= 1ull << j;
+            out[i] = pop[j];
+        }
+    }
+}
+
+/* `count` worlds of 2n hands each into out: every world is `base` (the mover's view:
+ * the hidden hands empty) with Random.sample(pool, total) dealt in order to the hidden
+ * hands, slot[i] (an index of the 2n hands) taking size[i] cards, from one generator
+ * seeded with `seed`. pool[]: the npool cards that may be hidden (npool <= 64), in the
+ * caller's order; total = the sum of size[] <= npool. */
+static void cb_draw_worlds(int n, const uint64_t *base, const int *pool, int npool, const int *slot,
+                           const int *size, int nhidden, int count, uint64_t seed, uint64_t *out)
+{
+    cb_mt r;
+    int drawn[64], total = 0;
+    for (int i = 0; i < nhidden; i++) total += size[i];
+    cb_mt_seed(&r, seed);
+    for (int w = 0; w < count; w++) {
+        uint64_t *hs = out + 2 * (size_t)n * (size_t)w;
+        cb_mt_sample(&r, pool, npool, total, drawn);
+        memcpy(hs, base, 2 * (size_t)n * sizeof(uint64_t));
+        for (int i = 0, d = 0; i < nhidden; i++)
+            for (int j = 0; j < size[i]; j++) hs[slot[i]] |= 1ull << drawn[d++];
+    }
+}
+
 #endif

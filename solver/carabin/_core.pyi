@@ -7,6 +7,15 @@ MAX_MEGABYTES: int
 MAX_PLAYERS: int
 PIMC_MAX_WORLDS: int
 
+def draw_worlds(
+    n: int,
+    hands: Sequence[int],
+    pool: Sequence[int],
+    hidden: Sequence[tuple[int, int]],
+    count: int,
+    seed: int,
+) -> list[list[int]]: ...
+
 class Core:
     def __init__(
         self,
@@ -87,6 +96,26 @@ class Core:
         target: int,
         lost: bool,
         time_limit: float | None,
+    ) -> tuple[int, int, int]: ...
+    def pimc_drawn(
+        self,
+        n: int,
+        hands: Sequence[int],
+        trump: int,
+        bidder: int,
+        leader: int,
+        h: int,
+        order: int,
+        trick: Sequence[int],
+        candidates: Sequence[int],
+        chelem: bool,
+        target: int,
+        lost: bool,
+        time_limit: float | None,
+        pool: Sequence[int],
+        hidden: Sequence[tuple[int, int]],
+        count: int,
+        seed: int,
     ) -> tuple[int, int, int]: ...
     def optimal_tree(
         self,

@@ -49,6 +49,9 @@ cdef extern from "_core.h" nogil:
                 int leader, int h, int order, const int *trick, int k, const int *cards,
                 int ncards, int chelem, int target, int lost, double time_limit,
                 long *searches, long *undecided)
+    void cb_draw_worlds(int n, const uint64_t *base, const int *pool, int npool,
+                        const int *slot, const int *size, int nhidden, int count,
+                        uint64_t seed, uint64_t *out)
 
 cdef extern from "_tree.h" nogil:
     ctypedef struct cb_tree:
@@ -186,6 +189,100 @@ cdef int _row(cb_args *a, const int8_t[:] n, const uint64_t[:] hands, const int8
     return cb_check(a.n, a.hands, a.trump, a.bidder, a.leader, a.h, a.order, a.trick, a.k)
 
 
+cdef int _pimc_cards(list cs, uint64_t mover_hand, int *cards) except -1:
+    """Check the candidates of a PIMC decision into ``cards``; their number."""
+    cdef int i, j, ncards = len(cs)
+    if not 1 <= ncards <= CB_MAX_HAND:
+        raise ValueError(f"{ncards} candidates (expected 1 to {CB_MAX_HAND})")
+    for i in range(ncards):
+        cards[i] = _cint(cs[i], "candidates", 0, 63, "a card", i)
+        if not (mover_hand >> cards[i]) & 1:
+            raise ValueError(f"candidate {cards[i]} is not in the mover's hand in use")
+        for j in range(i):
+            if cards[j] == cards[i]:
+                raise ValueError(f"candidate {cards[i]} given twice")
+    return ncards
+
+
+cdef tuple _draw_spec(cb_args *a, pool, hidden, int *pl, int *slot, int *size):
+    """Check the cards to draw (``pool``) and the hidden hands (``hidden``: (index of
+    the 2n hands, cards)) against the view ``a`` into pl, slot and size; (cards in the
+    pool, hidden hands)."""
+    cdef int i, j, npool, nhidden, total = 0
+    cdef uint64_t seen = 0, held = 0
+    try:
+        ps = pool if type(pool) is list else list(pool)
+        hd = hidden if type(hidden) is list else list(hidden)
+    except TypeError:
+        raise TypeError("pool and hidden must be sequences") from None
+    npool, nhidden = len(ps), len(hd)
+    if npool > 64:
+        raise ValueError(f"a pool of {npool} cards (at most 64)")
+    for i in range(2 * a.n):
+        held |= a.hands[i]
+    for i in range(a.k):
+        held |= 1ull << a.trick[i]
+    for i in range(npool):
+        pl[i] = _cint(ps[i], "pool", 0, 63, "a card", i)
+        if (seen | held) >> pl[i] & 1:
+            raise ValueError(f"pool card {pl[i]} given twice or in a hand or the trick")
+        seen |= 1ull << pl[i]
+    if nhidden > 2 * a.n:
+        raise ValueError(f"{nhidden} hidden hands for {a.n} players (at most {2 * a.n})")
+    for i in range(nhidden):
+        try:
+            index, cards = hd[i]
+        except (TypeError, ValueError):
+            raise TypeError("each hidden hand must be (index of the hands, cards)") from None
+        slot[i] = _cint(index, "hidden", 0, 2 * a.n - 1, "an index of the hands", i)
+        size[i] = _cint(cards, "hidden", 0, CB_MAX_HAND, "a number of cards", i)
+        if a.hands[slot[i]]:
+            raise ValueError(f"hidden hand {slot[i]} is not empty in the view")
+        for j in range(i):
+            if slot[j] == slot[i]:
+                raise ValueError(f"hidden hand {slot[i]} given twice")
+        total += size[i]
+    if total > npool:
+        raise ValueError(f"{total} hidden cards from a pool of {npool}")
+    return npool, nhidden
+
+
+def draw_worlds(n, hands, pool, hidden, count, seed):
+    """The ``count`` worlds (``2 * n`` hands each) that :meth:`Core.pimc_drawn` draws
+    from the view ``hands`` (the hidden hands empty), ``pool``, ``hidden`` and ``seed``:
+    ``random.Random(seed)``, then for each world ``Random.sample(pool, total)`` dealt in
+    order to the hidden hands (cb_draw_worlds in _core.h). No position is checked."""
+    cdef cb_args a
+    cdef int i, k
+    cdef int pl[64]
+    cdef int slot[2 * CB_MAXP]
+    cdef int size[2 * CB_MAXP]
+    cdef int npool, nhidden
+    cdef uint64_t s
+    cdef uint64_t *hs = NULL
+    a.n = _cint(n, "number of players", 3, CB_MAXP, _PLAYERS_RANGE)
+    try:
+        hv = hands if type(hands) is list else list(hands)
+    except TypeError:
+        raise TypeError("hands must be a sequence of ints") from None
+    if len(hv) != 2 * a.n:
+        raise ValueError(f"{len(hv)} hands for {a.n} players (expected {2 * a.n})")
+    for i in range(2 * a.n):
+        a.hands[i] = _u64(hv[i], "hands", i)
+    a.k = 0
+    k = _cint(count, "count", 0, CB_PIMC_MAX_WORLDS, f"0 to {CB_PIMC_MAX_WORLDS}")
+    s = _u64(seed, "seed")
+    npool, nhidden = _draw_spec(&a, pool, hidden, pl, slot, size)
+    hs = <uint64_t *>malloc(max(k, 1) * 2 * a.n * sizeof(uint64_t))
+    if hs is NULL:
+        raise MemoryError("cannot allocate the worlds")
+    try:
+        cb_draw_worlds(a.n, a.hands, pl, npool, slot, size, nhidden, k, s, hs)
+        return [[hs[2 * a.n * w + i] for i in range(2 * a.n)] for w in range(k)]
+    finally:
+        free(hs)
+
+
 cdef class Core:
     """One search context with its own transposition table of ``megabytes`` MB."""
 
@@ -257,8 +354,9 @@ cdef class Core:
         return (self.ctx.lo, self.ctx.hi)
 
     cdef int _position(self, n, hands, trump, bidder, leader, h, order, trick,
-                       cb_args *a) except -1:
-        """Check one position's arguments into ``a``."""
+                       cb_args *a, bint whole=True) except -1:
+        """Check one position's arguments into ``a`` (not ``whole``: the hands are a
+        view, the hidden ones empty, and cb_check is left to the worlds)."""
         cdef Py_ssize_t i
         cdef int code
         a.n = _cint(n, "number of players", 3, CB_MAXP, _PLAYERS_RANGE)
@@ -283,6 +381,8 @@ cdef class Core:
         a.leader = _cint(leader, "leader", -128, 127, "a seat")
         a.h = _cint(h, "hand", -128, 127, "0 for L or 1 for R")
         a.order = _cint(order, "trick order", -128, 127, "0 or 1")
+        if not whole:
+            return 0
         code = cb_check(a.n, a.hands, a.trump, a.bidder, a.leader, a.h, a.order, a.trick, a.k)
         if code != CB_OK:
             raise ValueError(_problem(code, a.n, a.hands, a.trump, a.bidder, a.leader, a.h,
@@ -417,10 +517,7 @@ cdef class Core:
             ``time_limit``) with TimeoutError.
         """
         cdef cb_args a
-        cdef int count, ncards, i, j, w, chosen, code, t = 0, ch, lo
-        cdef bint hooked
-        cdef long searches = 0, undecided = 0
-        cdef double seconds
+        cdef int count, ncards, i, w, code
         cdef int cards[CB_MAX_HAND]
         cdef uint64_t *hs = NULL
         cdef uint64_t mover_hand = 0
@@ -432,27 +529,9 @@ cdef class Core:
         count = len(ws)
         if not 1 <= count <= CB_PIMC_MAX_WORLDS:
             raise ValueError(f"{count} worlds (expected 1 to {CB_PIMC_MAX_WORLDS})")
-        ncards = len(cs)
-        if not 1 <= ncards <= CB_MAX_HAND:
-            raise ValueError(f"{ncards} candidates (expected 1 to {CB_MAX_HAND})")
         self._position(n, ws[0], trump, bidder, leader, h, order, trick, &a)
         mover_hand = a.hands[a.h * a.n + (a.leader + a.k) % a.n]
-        for i in range(ncards):
-            cards[i] = _cint(cs[i], "candidates", 0, 63, "a card", i)
-            if not (mover_hand >> cards[i]) & 1:
-                raise ValueError(f"candidate {cards[i]} is not in the mover's hand in use")
-            for j in range(i):
-                if cards[j] == cards[i]:
-                    raise ValueError(f"candidate {cards[i]} given twice")
-        ch = bool(chelem)
-        t = _cint(target, "target", -(2**15), 2**15, "an int")
-        lo = bool(lost)
-        if time_limit is None:
-            seconds = 0
-        else:
-            seconds = float(time_limit)
-            if not seconds >= 0 or seconds == float("inf"):
-                raise ValueError(f"invalid time limit {time_limit!r} (expected seconds >= 0)")
+        ncards = _pimc_cards(cs, mover_hand, cards)
         hs = <uint64_t *>malloc(count * 2 * a.n * sizeof(uint64_t))
         if hs is NULL:
             raise MemoryError("cannot allocate the worlds")
@@ -467,26 +546,92 @@ cdef class Core:
                                      f"(expected {2 * a.n})")
                 for i in range(2 * a.n):
                     hs[2 * a.n * w + i] = _u64(hw[i], "worlds", i)
-                code = cb_check(a.n, hs + 2 * a.n * w, a.trump, a.bidder, a.leader, a.h,
-                                a.order, a.trick, a.k)
-                if code != CB_OK:
-                    raise ValueError(f"world {w}: " + _problem(
-                        code, a.n, hs + 2 * a.n * w, a.trump, a.bidder, a.leader, a.h,
-                        a.order, a.trick, a.k))
-                if hs[2 * a.n * w + a.h * a.n + (a.leader + a.k) % a.n] != mover_hand:
-                    raise ValueError(f"world {w}: the mover's hand in use differs from "
-                                     "world 0's")
-            hooked = _stop_begin(&self.ctx.stop)
-            with nogil:
-                chosen = cb_pimc(self.ctx, a.n, hs, count, a.trump, a.bidder, a.leader, a.h,
-                                 a.order, a.trick, a.k, cards, ncards, ch, t, lo, seconds,
-                                 &searches, &undecided)
-            _stop_end(&self.ctx.stop, hooked)
-            if chosen < 0:
-                raise MemoryError("cannot allocate the decision")
-            return chosen, searches, undecided
+            self._check_worlds(&a, hs, count, mover_hand)
+            return self._decide(&a, hs, count, cards, ncards, chelem, target, lost, time_limit)
         finally:
             free(hs)
+
+    def pimc_drawn(self, n, hands, trump, bidder, leader, h, order, trick, candidates,
+                   chelem, target, lost, time_limit, pool, hidden, count, seed):
+        """:meth:`pimc` over ``count`` worlds drawn here from ``seed``, as
+        :meth:`draw_worlds` draws them (Python's ``random.Random(seed)`` and
+        ``Random.sample``, see cb_draw_worlds in _core.h): ``hands`` is the mover's view,
+        the hidden hands empty; ``pool`` the cards they may hold, ``hidden`` (index of
+        the ``2 * n`` hands, cards) for each hidden hand in the order they are dealt.
+        The other arguments and the answer are those of :meth:`pimc`.
+        """
+        cdef cb_args a
+        cdef int ncards, k
+        cdef int cards[CB_MAX_HAND]
+        cdef int pl[64]
+        cdef int slot[2 * CB_MAXP]
+        cdef int size[2 * CB_MAXP]
+        cdef int npool, nhidden
+        cdef uint64_t *hs = NULL
+        cdef uint64_t mover_hand, s
+        self._position(n, hands, trump, bidder, leader, h, order, trick, &a, False)
+        mover_hand = a.hands[a.h * a.n + (a.leader + a.k) % a.n]
+        try:
+            cs = candidates if type(candidates) is list else list(candidates)
+        except TypeError:
+            raise TypeError("candidates must be a sequence") from None
+        ncards = _pimc_cards(cs, mover_hand, cards)
+        k = _cint(count, "count", 1, CB_PIMC_MAX_WORLDS, f"1 to {CB_PIMC_MAX_WORLDS}")
+        s = _u64(seed, "seed")
+        npool, nhidden = _draw_spec(&a, pool, hidden, pl, slot, size)
+        hs = <uint64_t *>malloc(k * 2 * a.n * sizeof(uint64_t))
+        if hs is NULL:
+            raise MemoryError("cannot allocate the worlds")
+        try:
+            with nogil:
+                cb_draw_worlds(a.n, a.hands, pl, npool, slot, size, nhidden, k, s, hs)
+            self._check_worlds(&a, hs, k, mover_hand)
+            return self._decide(&a, hs, k, cards, ncards, chelem, target, lost, time_limit)
+        finally:
+            free(hs)
+
+    cdef int _check_worlds(self, cb_args *a, uint64_t *hs, int count,
+                           uint64_t mover_hand) except -1:
+        """Check each world of ``hs`` against the position ``a`` (cb_check) and that
+        the mover's hand in use is ``mover_hand``."""
+        cdef int w, code
+        for w in range(count):
+            code = cb_check(a.n, hs + 2 * a.n * w, a.trump, a.bidder, a.leader, a.h,
+                            a.order, a.trick, a.k)
+            if code != CB_OK:
+                raise ValueError(f"world {w}: " + _problem(
+                    code, a.n, hs + 2 * a.n * w, a.trump, a.bidder, a.leader, a.h,
+                    a.order, a.trick, a.k))
+            if hs[2 * a.n * w + a.h * a.n + (a.leader + a.k) % a.n] != mover_hand:
+                raise ValueError(f"world {w}: the mover's hand in use differs from "
+                                 "world 0's")
+        return 0
+
+    cdef object _decide(self, cb_args *a, uint64_t *hs, int count, int *cards, int ncards,
+                        chelem, target, lost, time_limit):
+        """cb_pimc over the checked worlds ``hs``: the answer of :meth:`pimc`."""
+        cdef int chosen, t, ch, lo
+        cdef bint hooked
+        cdef long searches = 0, undecided = 0
+        cdef double seconds
+        ch = bool(chelem)
+        t = _cint(target, "target", -(2**15), 2**15, "an int")
+        lo = bool(lost)
+        if time_limit is None:
+            seconds = 0
+        else:
+            seconds = float(time_limit)
+            if not seconds >= 0 or seconds == float("inf"):
+                raise ValueError(f"invalid time limit {time_limit!r} (expected seconds >= 0)")
+        hooked = _stop_begin(&self.ctx.stop)
+        with nogil:
+            chosen = cb_pimc(self.ctx, a.n, hs, count, a.trump, a.bidder, a.leader, a.h,
+                             a.order, a.trick, a.k, cards, ncards, ch, t, lo, seconds,
+                             &searches, &undecided)
+        _stop_end(&self.ctx.stop, hooked)
+        if chosen < 0:
+            raise MemoryError("cannot allocate the decision")
+        return chosen, searches, undecided
 
     def optimal_tree(self, n, hands, trump, bidder, leader, h, order, trick, guess, per_class,
                      max_nodes, progress=None):

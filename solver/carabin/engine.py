@@ -3,7 +3,8 @@
 The same functions as :mod:`solver.klabberjass.engine`: :func:`solve`, :func:`value`,
 :func:`values` (a batch in one compiled call), :func:`move_values`, :func:`make`,
 :func:`all_tricks` and :func:`core`; :func:`pimc` makes one card-play decision over
-given worlds in one compiled call. Side 0 is the bidder, who plays against the
+given worlds in one compiled call, :func:`pimc_drawn` one over worlds drawn in that call
+(:func:`draw_worlds`: those ``random.Random(seed).sample`` draws, card for card). Side 0 is the bidder, who plays against the
 coalition of every other seat (every opponent scores the same): he maximises his
 points, they minimise them.
 
@@ -17,6 +18,7 @@ points, they minimise them.
 from __future__ import annotations
 
 import array
+import dataclasses
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -24,7 +26,7 @@ from dataclasses import dataclass
 from solver.carabin import _core as _carabin
 from solver.carabin.position import Position
 from solver.carabin.rules import POWER, RANK_POINTS, TRICK_ORDERS, card_points
-from solver.cards import CARDS, Card, card_str, in_notation_order, rank_of
+from solver.cards import CARDS, Card, card_str, cards_of, in_notation_order, rank_of
 from solver.errors import IllegalPlayError, RulesError, UsageError
 from solver.limits import check_tt_mb
 
@@ -368,6 +370,18 @@ def pimc(
     """
     hands = _alike(worlds)
     first = worlds[0]
+    cards = _candidates(first, candidates, time_limit)
+    n, _, trump, bidder, lead, h, order, trick = _args(first)
+    i, searches, undecided = core(tt_mb).pimc(
+        n, hands, trump, bidder, lead, h, order, trick, cards,
+        target is None, 0 if target is None else max(-1, min(target, 1000)), lost, time_limit,
+    )  # fmt: skip
+    return PimcChoice(cards[i], i, searches, undecided)
+
+
+def _candidates(first: Position, candidates: Sequence[int], time_limit: float | None) -> list[int]:
+    """The candidates of a :func:`pimc` decision from ``first``, checked (and the time
+    limit)."""
     cards = list(candidates)
     if not cards:
         raise RulesError("no candidate cards (expected at least one)")
@@ -380,12 +394,108 @@ def pimc(
         raise RulesError(f"candidates {[card_str(c) for c in cards]} name a card twice")
     if time_limit is not None and not time_limit > 0:
         raise RulesError(f"invalid time_limit {time_limit} (seconds, more than 0)")
-    n, _, trump, bidder, lead, h, order, trick = _args(first)
-    i, searches, undecided = core(tt_mb).pimc(
-        n, hands, trump, bidder, lead, h, order, trick, cards,
+    return cards
+
+
+def pimc_drawn(
+    position: Position,
+    pool: int,
+    hidden: Sequence[tuple[int, int, int]],
+    count: int,
+    seed: int,
+    candidates: Sequence[int],
+    target: int | None = None,
+    *,
+    lost: bool = False,
+    time_limit: float | None = None,
+    tt_mb: int | None = None,
+) -> PimcChoice:
+    """:func:`pimc` over ``count`` worlds drawn in the compiled call: the worlds of
+    :func:`draw_worlds` with the same arguments, which are those
+    ``analysis.play.carabin_worlds`` draws in Python from the same seed (without
+    reading the auction), so the choice is that of :func:`pimc` over them.
+
+    Args:
+        position: the state of the decision; the cards of the ``hidden`` hands are
+            ignored (any world of the mover's view will do).
+        pool: the cards the hidden hands may hold (a mask).
+        hidden: (seat, hand 0 = left / 1 = right, cards) for each hidden hand, in the
+            order the drawn cards are dealt to them.
+        count: worlds (1 to ``solver.carabin._core.PIMC_MAX_WORLDS``).
+        seed: the seed of the worlds, 0 to 2**64 - 1.
+        candidates: as for :func:`pimc`.
+        target: as for :func:`pimc`.
+        lost: as for :func:`pimc`.
+        time_limit: as for :func:`pimc`.
+        tt_mb: as for :func:`pimc`.
+
+    Raises:
+        UsageError: ``position`` is not a Position.
+        RulesError, IllegalPlayError: as for :func:`pimc`, or a hand of the mover
+            among the hidden ones.
+        ValueError: a pool or hidden hands that do not fit the position.
+    """
+    _checked(position)
+    if position.is_over:
+        raise RulesError(f'no card to play in "{position}" (play is over)')
+    cards = _candidates(position, candidates, time_limit)
+    n, hands, trump, bidder, lead, h, order, trick = _args(position)
+    view, slots = _view(hands, n, position.to_move, hidden)
+    i, searches, undecided = core(tt_mb).pimc_drawn(
+        n, view, trump, bidder, lead, h, order, trick, cards,
         target is None, 0 if target is None else max(-1, min(target, 1000)), lost, time_limit,
+        list(cards_of(pool)), slots, count, seed,
     )  # fmt: skip
     return PimcChoice(cards[i], i, searches, undecided)
+
+
+def _view(
+    hands: list[int], n: int, me: int, hidden: Sequence[tuple[int, int, int]]
+) -> tuple[list[int], list[tuple[int, int]]]:
+    """The core's hands with the ``hidden`` ones emptied, and (index, cards) of each
+    hidden hand; a hand of the mover (``me``) is never hidden."""
+    view = list(hands)
+    slots = []
+    for seat, kind, size in hidden:
+        if seat == me:
+            raise RulesError(f"hidden hand ({seat}, {kind}) is the mover's own")
+        view[kind * n + seat] = 0
+        slots.append((kind * n + seat, size))
+    return view, slots
+
+
+def draw_worlds(
+    position: Position, pool: int, hidden: Sequence[tuple[int, int, int]], count: int, seed: int
+) -> list[Position]:
+    """The worlds :func:`pimc_drawn` decides over with the same arguments:
+    ``random.Random(seed)``, then for each world ``Random.sample`` of ``total`` cards
+    of ``pool`` (in card order) dealt in order to the ``hidden`` hands, as
+    ``analysis.play.carabin_worlds`` draws them (drawn in C, card for card the same).
+
+    Two hidden hands of two cards each, from the five cards the mover has not seen
+    (one of them, the two of clubs, dealt to nobody):
+
+    >>> import random
+    >>> from solver.carabin import Position
+    >>> p = Position.parse("trump=S bidder=0 lead=0 next=R 0=.../A..Q. 1=.../K..2. "
+    ...                    "2=.../.8.3. order=left_then_right")
+    >>> pool = p.hands[1][1] | p.hands[2][1] | 1 << 48
+    >>> for w in draw_worlds(p, pool, [(1, 1, 2), (2, 1, 2)], 2, seed=7):
+    ...     print(w)
+    trump=S bidder=0 lead=0 next=R 0=.../A..Q. 1=.../.8.3. 2=.../K..2. order=left_then_right
+    trump=S bidder=0 lead=0 next=R 0=.../A..Q. 1=.../K...2 2=.../.8.2. order=left_then_right
+    >>> rng = random.Random(7)  # the same cards drawn in Python
+    >>> [[card_str(c) for c in rng.sample(list(cards_of(pool)), 4)] for _ in range(2)]
+    [['3D', '8H', '2D', 'KS'], ['KS', '2C', '8H', '2D']]
+    """
+    _checked(position)
+    n, hands, *_ = _args(position)
+    view, slots = _view(hands, n, position.to_move, hidden)
+    out = []
+    for hs in _carabin.draw_worlds(n, view, list(cards_of(pool)), slots, count, seed):
+        w = tuple((hs[s], hs[n + s]) for s in range(n))
+        out.append(dataclasses.replace(position, hands=w, _checked=True))
+    return out
 
 
 def _solve_within(position: Position, moves: bool, tt_mb: int | None, seconds: float) -> Result:
@@ -459,9 +569,11 @@ __all__ = [
     "all_tricks",
     "bounds",
     "core",
+    "draw_worlds",
     "make",
     "move_values",
     "pimc",
+    "pimc_drawn",
     "solve",
     "value",
     "values",

@@ -330,6 +330,16 @@ def test_carabin_knowledge_is_what_the_view_infers(deal_seed, players, cards, pl
         assert card_count(sum(others)) == sum(size for _, _, size in hidden)
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.integers(3, 6), st.integers(0, 47), st.integers(0, 2**64 - 1))
+def test_carabin_worlds_drawn_in_the_core_are_carabin_worlds(deal_seed, players, cards, seed):
+    # CarabinPimc decides over the worlds the core draws: card for card these
+    state = carabin_state(deal_seed, players, cards, deal_seed, False)
+    pool, hidden = carabin_hidden(state)
+    drawn = carabin_engine.draw_worlds(state.position, pool, hidden, 7, seed)
+    assert [w.hands for w in drawn] == [w.hands for w in carabin_worlds(state, 7, seed)]
+
+
 @pytest.mark.parametrize("players", [3, 4])
 def test_carabin_contract_is_legal_and_deterministic(players):
     deal = CDeal.random(players=players, rng=random.Random(players))

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import random
 import threading
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -327,3 +329,110 @@ def test_stop_interrupts_a_pimc_decision_and_a_time_limit_bounds_it():
     # the context is usable afterwards
     q = Position.parse("trump=S bidder=0 lead=1 next=R 0=.../A... 1=.../K... 2=.../.3..")
     assert carabin.value(q) == 7
+
+
+# ---------------------------------------------------------------- worlds drawn in the core
+def python_draw(n: int, view: list[int], pool: list[int], slots: list, count: int, seed: int):
+    """The worlds of _core.draw_worlds drawn in Python: random.Random(seed), then
+    Random.sample(pool, total) for each world, dealt in order to the hidden hands."""
+    rng = random.Random(seed)
+    total = sum(size for _, size in slots)
+    out = []
+    for _ in range(count):
+        drawn = rng.sample(pool, total)
+        hands = list(view)
+        for index, size in slots:
+            for c in drawn[:size]:
+                hands[index] |= 1 << c
+            drawn = drawn[size:]
+        out.append(hands)
+    return out
+
+
+@settings(max_examples=300)
+@given(
+    st.integers(3, 6),
+    st.lists(st.sampled_from(PACK), unique=True, max_size=52),
+    st.data(),
+    st.integers(0, 2**64 - 1) | st.sampled_from([0, 1, 2**32 - 1, 2**32, 2**64 - 1]),
+    st.integers(0, 4),
+)
+def test_worlds_drawn_in_the_core_are_those_python_draws(n, pool, data, seed, count):
+    # any pool order, any hidden hands and sizes: small samples of large pools take
+    # Random.sample's other way (indexes drawn until an unused one)
+    indexes = data.draw(st.permutations(range(2 * n)))[: data.draw(st.integers(0, 2 * n))]
+    slots = []
+    left = len(pool)
+    for index in indexes:
+        size = data.draw(st.integers(0, min(4, left)))
+        slots.append((index, size))
+        left -= size
+    view = [0] * (2 * n)
+    got = carabin._core.draw_worlds(n, view, pool, slots, count, seed)
+    assert got == python_draw(n, view, pool, slots, count, seed)
+
+
+def test_worlds_drawn_in_the_core_are_uniform():
+    # seat 0 to lead: one card in each of the four other hands, from the five cards he
+    # has not seen (one of them dealt to nobody): 5 * 4 * 3 * 2 worlds
+    p = Position.parse("trump=S bidder=0 lead=0 next=L 0=A.../.A.. 1=K.../.K.. 2=Q.../.Q..")
+    held = sum(left | right for left, right in p.hands)
+    extra = next(c for c in PACK if not held >> c & 1)
+    pool = held & ~(p.hands[0][0] | p.hands[0][1]) | 1 << extra
+    hidden = [(1, 0, 1), (1, 1, 1), (2, 0, 1), (2, 1, 1)]
+    worlds = 5 * 4 * 3 * 2
+    draws = 40 * worlds
+    counts = Counter(w.hands for w in carabin.engine.draw_worlds(p, pool, hidden, draws, 7))
+    assert len(counts) == worlds
+    expected = draws / worlds
+    chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
+    assert chi2 < worlds + 6 * (2 * worlds) ** 0.5  # mean df, sd sqrt(2 df)
+
+
+@settings(max_examples=60)
+@given(data=st.data(), players=st.integers(3, 5), seed=st.integers(0, 2**64 - 1))
+def test_pimc_drawn_is_pimc_over_the_worlds_drawn(data, players, seed):
+    p = data.draw(positions(players))
+    if p.is_over:
+        return
+    me = p.to_move
+    hidden = [(s, k, card_count(p.hands[s][k])) for s in range(players) if s != me
+              for k in (0, 1)]  # fmt: skip
+    seen = sum(a | b for a, b in p.hands) | sum(1 << c for c in p.trick)
+    unseen = [c for c in PACK if not seen >> c & 1]
+    pool = sum(1 << c for c in data.draw(st.permutations(unseen))[: data.draw(st.integers(0, 3))])
+    pool |= sum(h for s, pair in enumerate(p.hands) if s != me for h in pair)
+    count = data.draw(st.integers(1, 6))
+    cands = data.draw(st.permutations(p.legal_moves()))
+    target = data.draw(st.integers(-1, p.points_left() + 1))
+    worlds = carabin.engine.draw_worlds(p, pool, hidden, count, seed)
+    for w in worlds:
+        w.validate()
+        assert w.hands[me] == p.hands[me]
+    drawn = carabin.engine.pimc_drawn(p, pool, hidden, count, seed, cands, target)
+    assert drawn == carabin.engine.pimc(worlds, cands, target)
+
+
+@pytest.mark.parametrize(
+    ("change", "match"),
+    [
+        ({"pool": 1 << 0}, "fewer|hidden cards from a pool"),
+        ({"hidden": [(1, 0, 1), (1, 0, 1)]}, "given twice"),
+        ({"hidden": [(1, 0, 1), (0, 0, 1)]}, "mover's own"),
+        ({"seed": -1}, "seed"),
+        ({"seed": 2**64}, "seed"),
+        ({"count": 0}, "count"),
+    ],
+)
+def test_bad_pimc_drawn_arguments_are_refused(change, match):
+    p = Position.parse("trump=S bidder=0 lead=0 next=L 0=A.../.A.. 1=K.../.K.. 2=Q.../.Q..")
+    args = {"pool": p.hands[1][0] | p.hands[1][1] | p.hands[2][0] | p.hands[2][1],
+            "hidden": [(1, 0, 1), (1, 1, 1), (2, 0, 1), (2, 1, 1)], "count": 3, "seed": 5}  # fmt: skip
+    good = dict(args)
+    args.update(change)
+    with pytest.raises((ValueError, OverflowError, TypeError, RulesError), match=match):
+        carabin.engine.pimc_drawn(p, args["pool"], args["hidden"], args["count"],
+                                  args["seed"], p.legal_moves(), 1)  # fmt: skip
+    with pytest.raises(ValueError, match="pool card"):  # a card of the mover's
+        carabin.engine.pimc_drawn(p, good["pool"] | p.hands[0][0], good["hidden"], 3, 5,
+                                  p.legal_moves(), 1)  # fmt: skip
