@@ -498,42 +498,55 @@ def alphamu_times(
     return out
 
 
+def _decision_times(times: list[tuple[int, float, int]]) -> tuple[dict, list[str]]:
+    """Report entries and lines of αμ decision times: (trick, CPU seconds, depth
+    reached) a searched decision, the first trick apart from the later ones."""
+    first = [t for k, t, _ in times if k == 0]
+    later = [t for k, t, _ in times if k > 0]
+    cpu = sum(t for _, t, _ in times)
+    report: dict = {
+        "decisions": len(times),
+        "first_trick_decisions": len(first),
+        "first_median_s": round(statistics.median(first), 4) if first else None,
+        "first_max_s": round(max(first), 4) if first else None,
+        "later_median_s": round(statistics.median(later), 4) if later else None,
+        "later_max_s": round(max(later), 4) if later else None,
+        "mean_s": round(cpu / len(times), 4) if times else None,
+        "decisions_per_second": round(len(times) / cpu, 2) if cpu > 0 else None,
+        "mean_depth": round(statistics.fmean(d for _, _, d in times), 2) if times else None,
+    }
+    lines = [
+        f"  first trick: {len(first)} decisions, median {report['first_median_s']} s, "
+        f"max {report['first_max_s']} s",
+        f"  later tricks: {len(later)} decisions, median {report['later_median_s']} s, "
+        f"max {report['later_max_s']} s",
+        f"  mean {report['mean_s']} s, {report['decisions_per_second']} decisions/s; mean "
+        f"depth reached {report['mean_depth']}",
+    ]
+    return report, lines
+
+
 def _klabberjass_alphamu(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
     """CPU time of an αμ decision at the first trick and later (default budget)."""
     from analysis.alphamu import DEFAULT_DEPTH, DEFAULT_WORLDS
 
     depth = DEFAULT_DEPTH if args.depth is None else args.depth
     rows = alphamu_times(args.deals, args.seed, game.rules, depth=depth)
-    first = [r[1] for r in rows if r[0] == 0]
-    later = [r[1] for r in rows if r[0] > 0]
-    cpu = sum(r[1] for r in rows)
+    times, lines = _decision_times([(r[0], r[1], r[3]) for r in rows])
     report: dict = {
         "what": "alphamu",
         "deals": args.deals,
         "seed": args.seed,
         "worlds": DEFAULT_WORLDS,
         "depth": depth,
-        "decisions": len(rows),
-        "first_trick_decisions": len(first),
-        "first_median_s": round(statistics.median(first), 4) if first else None,
-        "first_max_s": round(max(first), 4) if first else None,
-        "later_median_s": round(statistics.median(later), 4) if later else None,
-        "later_max_s": round(max(later), 4) if later else None,
-        "decisions_per_second": round(len(rows) / cpu, 2) if cpu > 0 else None,
-        "mean_depth": round(statistics.fmean(r[3] for r in rows), 2) if rows else None,
+        **times,
     }
-    lines = [
+    head = (
         f"Klabberjass contracts played by alphamu on both sides, {DEFAULT_WORLDS} worlds, "
         f"depth {depth} a decision, {args.deals} random deals (seed {args.seed}), "
-        "turn-up suit trump, E leads, one core (CPU time a searched decision)",
-        f"  first trick: {len(first)} decisions, median {report['first_median_s']} s, "
-        f"max {report['first_max_s']} s",
-        f"  later tricks: {len(later)} decisions, median {report['later_median_s']} s, "
-        f"max {report['later_max_s']} s",
-        f"  {report['decisions_per_second']} decisions/s; mean depth reached "
-        f"{report['mean_depth']}",
-    ]
-    return report, lines
+        "turn-up suit trump, E leads, one core (CPU time a searched decision)"
+    )
+    return report, [head, *lines]
 
 
 def _klabberjass_realplay(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
@@ -870,9 +883,7 @@ def _carabin_alphamu(game: Game, args: argparse.Namespace) -> tuple[dict, list[s
     n = game.rules.players
     depth = DEFAULT_DEPTH if args.depth is None else args.depth
     rows = carabin_alphamu_times(n, args.deals, args.seed, depth)
-    first = [r[1] for r in rows if r[0] == 0]
-    later = [r[1] for r in rows if r[0] > 0]
-    cpu = sum(r[1] for r in rows)
+    times, lines = _decision_times([(r[0], r[1], r[2]) for r in rows])
     report: dict = {
         "game": "carabin",
         "what": "alphamu",
@@ -882,29 +893,15 @@ def _carabin_alphamu(game: Game, args: argparse.Namespace) -> tuple[dict, list[s
         "worlds": DEFAULT_WORLDS,
         "depth": depth,
         "time_limit": DEFAULT_TIME_LIMIT,
-        "decisions": len(rows),
-        "first_trick_decisions": len(first),
-        "first_median_s": round(statistics.median(first), 4) if first else None,
-        "first_max_s": round(max(first), 4) if first else None,
-        "later_median_s": round(statistics.median(later), 4) if later else None,
-        "later_max_s": round(max(later), 4) if later else None,
-        "mean_s": round(cpu / len(rows), 4) if rows else None,
-        "decisions_per_second": round(len(rows) / cpu, 2) if cpu > 0 else None,
-        "mean_depth": round(statistics.fmean(r[2] for r in rows), 2) if rows else None,
+        **times,
     }
-    lines = [
+    head = (
         f"Carabin contracts played by alphamu at every seat, {n} players, {DEFAULT_WORLDS} "
         f"worlds, depth {depth} a decision (at most {DEFAULT_TIME_LIMIT:g} s), {args.deals} "
         f"random deals (seed {args.seed}), random bidder, turn-up suit trump, one core "
-        "(CPU time a searched decision)",
-        f"  first trick: {len(first)} decisions, median {report['first_median_s']} s, "
-        f"max {report['first_max_s']} s",
-        f"  later tricks: {len(later)} decisions, median {report['later_median_s']} s, "
-        f"max {report['later_max_s']} s",
-        f"  mean {report['mean_s']} s, {report['decisions_per_second']} decisions/s; mean "
-        f"depth reached {report['mean_depth']}",
-    ]
-    return report, lines
+        "(CPU time a searched decision)"
+    )
+    return report, [head, *lines]
 
 
 def _carabin_reference(n: int, count: int, rng: random.Random, order: str, tt: int) -> dict:
