@@ -6,7 +6,8 @@ worlds) at every seat; at each searched decision of seat 0 (his own decisions, a
 the αμ choice (``--worlds``, ``--depth``, no time limit) and the PIMC choice at each of
 ``--pimc`` world counts are timed (CPU seconds, ``time.process_time``), each from a
 fresh policy of the same seed. Prints one JSON object: per method, decisions, mean and
-median milliseconds.
+median milliseconds; and ``same_card_as_pimc``: how many of αμ's searched decisions
+chose the card PIMC chooses on the same worlds (PIMC at ``--worlds``, the same seed).
 
     python tools/carabin_alphamu_cost.py --players 3 --deals 10 --seed 1
 """
@@ -39,6 +40,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     times: dict[str, list[float]] = {"alphamu": [], **{f"pimc{w}": [] for w in counts}}
     depths = []
+    same = 0
     for i in range(args.deals):
         deal = CDeal.random(players=args.players, rng=random.Random(rng.getrandbits(64)))
         contract = Contract(rng.randrange(args.players), suit_of(deal.turn))
@@ -51,11 +53,12 @@ def main() -> None:
                 k += 1
                 a = CarabinAlphaMu(args.worlds, args.depth, seed=k, time_limit=None)
                 t = time.process_time()
-                a.choose(state)
+                card = a.choose(state)
                 dt = time.process_time() - t
                 if a.stats.decisions:  # searched (not forced)
                     times["alphamu"].append(dt)
                     depths.append(a.stats.depth_reached)
+                    same += card == CarabinPimc(args.worlds, seed=k).choose(state)
                     for w in counts:
                         p = CarabinPimc(w, seed=k)
                         t = time.process_time()
@@ -66,6 +69,7 @@ def main() -> None:
         "players": args.players, "deals": args.deals, "seed": args.seed,
         "alphamu_worlds": args.worlds, "depth": args.depth,
         "mean_depth_reached": round(statistics.fmean(depths), 2) if depths else None,
+        "same_card_as_pimc": {"same": same, "decisions": len(depths)},
     }  # fmt: skip
     for name, ts in times.items():
         out[name] = {
