@@ -23,17 +23,7 @@ from solver.carabin import Deal as CDeal
 from solver.cards import cards_of, suit_of
 from solver.errors import RulesError
 
-
-def carabin_state(deal_seed: int, players: int, cards: int, play_seed: int, chelem: bool):
-    """A Carabin contract after ``cards`` random cards (random bidder, turn-up suit trump)."""
-    rng = random.Random(play_seed)
-    deal = CDeal.random(players=players, rng=random.Random(deal_seed))
-    contract = Contract(rng.randrange(players), suit_of(deal.turn), chelem)
-    pos = deal.position(bidder=contract.bidder, trump=contract.trump)
-    state = CarabinState(pos, deal.turn, chelem, deal.points_in_play)
-    for _ in range(min(cards, 8 * players - 1)):
-        state.step(rng.choice(state.position.legal_moves()))
-    return state
+from .test_play import carabin_state
 
 
 @settings(max_examples=25, deadline=None)
