@@ -267,6 +267,7 @@ class Game:
         deal: Any,
         time_limit: float | None = None,
         progress: Callable[[int, int], None] | None = None,
+        workers: int = 1,
     ) -> Any:
         """The double-dummy table of a deal: one row per bidder and trump.
 
@@ -276,6 +277,8 @@ class Game:
                 proven bounds (``exact`` False) where the game can, else
                 :class:`~solver.errors.TricklabError`.
             progress: called with (rows done, rows) as the table fills.
+            workers: rows solved at once (threads, one search context each) where
+                the game's rows are worth it; the rows do not depend on it.
         """
         raise NotImplementedError
 

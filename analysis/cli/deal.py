@@ -9,6 +9,7 @@ and ``table``; for Carabin ``points_in_play`` and ``table`` (and ``deal`` with
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from analysis.cli.common import (
@@ -18,12 +19,14 @@ from analysis.cli.common import (
     add_players,
     add_rules,
     add_time_limit,
+    count,
     game_of,
     note_bounds,
     whole,
 )
 from analysis.cli.textio import answer_inputs
 from analysis.tables import table_text
+from solver.limits import max_workers
 
 HELP = "double-dummy table of a whole deal"
 
@@ -52,16 +55,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_players(parser)
     add_time_limit(parser)
     add_rules(parser)
+    parser.add_argument(
+        "--workers",
+        type=count("--workers", 1, max_workers(), "four per core"),
+        default=None,
+        help="rows solved at once, one thread and table each (default: the machine's "
+        "cores, at most 8); the rows are the same whatever the number",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``tricklab deal``; in batch mode every line gets its table or its error."""
     game = game_of(args)
+    workers = args.workers if args.workers is not None else min(os.cpu_count() or 1, 8)
 
     def answer(deal: Any) -> Any:
         progress = Progress("deal", ticking=True)
         try:
-            table = game.deal_table(deal, time_limit=args.time_limit, progress=progress)
+            table = game.deal_table(
+                deal, time_limit=args.time_limit, progress=progress, workers=workers
+            )
         finally:
             progress.done()
         if any(not getattr(row, "exact", True) for row in table):

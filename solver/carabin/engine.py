@@ -27,39 +27,29 @@ from solver.carabin import _core as _carabin
 from solver.carabin.position import Position
 from solver.carabin.rules import POWER, RANK_POINTS, TRICK_ORDERS, card_points
 from solver.cards import CARDS, Card, card_str, cards_of, in_notation_order, rank_of
+from solver.contexts import Contexts
 from solver.errors import IllegalPlayError, RulesError, UsageError
-from solver.limits import check_tt_mb
 
 DEFAULT_TT_MB = 32
 
-_cores: dict[int, _carabin.Core] = {}
+
+def _new_core(megabytes: int) -> _carabin.Core:
+    return _carabin.Core(megabytes, power=POWER, rank_points=RANK_POINTS)
+
+
+_contexts = Contexts(_new_core, DEFAULT_TT_MB)
 
 
 def core(tt_mb: int | None = None) -> _carabin.Core:
-    """The shared Carabin search context with a ``tt_mb`` MB transposition table.
+    """The calling thread's Carabin search context with a ``tt_mb`` MB transposition table.
 
-    The contexts of the default size and of the last other size asked live as long as
-    the process. A table's entries belong to the deal (card ownership) they were
-    computed in and stay valid for every position of that deal, so per-move values and deal tables reuse earlier work. The core plays by the
-    card tables of :mod:`solver.carabin.rules`.
+    In each thread the contexts of the default size and of the last other size asked
+    are kept (:class:`solver.contexts.Contexts`: threads never share a table). A
+    table's entries belong to the deal (card ownership) they were computed in and stay
+    valid for every position of that deal, so per-move values and deal tables reuse
+    earlier work. The core plays by the card tables of :mod:`solver.carabin.rules`.
     """
-    size = DEFAULT_TT_MB if tt_mb is None else check_tt_mb(tt_mb)
-    core = _cores.get(size)
-    if core is None:
-        _drop_other_sizes()
-        try:
-            core = _carabin.Core(size, power=POWER, rank_points=RANK_POINTS)
-        except MemoryError:
-            raise UsageError(f"cannot allocate a {size} MB transposition table (tt_mb)") from None
-        _cores[size] = core
-    return core
-
-
-def _drop_other_sizes() -> None:
-    """Keep the default table and at most one other: sizes asked one after the other
-    do not add up."""
-    for size in [s for s in _cores if s != DEFAULT_TT_MB]:
-        del _cores[size]
+    return _contexts.get(tt_mb)
 
 
 def _checked(position: object) -> Position:

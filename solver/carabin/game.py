@@ -201,8 +201,11 @@ class Carabin(Game):
         deal: Any,
         time_limit: float | None = None,
         progress: Callable[[int, int], None] | None = None,
+        workers: int = 1,
     ) -> DealTable:
-        return deal_table(deal, self.rules, time_limit=time_limit, progress=progress)
+        return deal_table(
+            deal, self.rules, time_limit=time_limit, progress=progress, workers=workers
+        )
 
 
 class _FlatKeys:

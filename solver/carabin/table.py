@@ -14,8 +14,11 @@ same, so the play is the bidder against the coalition of all the others.
 
 from __future__ import annotations
 
+import itertools
+import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 
 from solver.carabin import engine
@@ -23,6 +26,7 @@ from solver.carabin.deal import Deal, contract_made
 from solver.carabin.position import Position
 from solver.carabin.rules import Rules
 from solver.cards import SUITS
+from solver.limits import check_count, max_workers
 from solver.protocol import DealTable
 
 
@@ -79,23 +83,33 @@ def deal_table(
     *,
     time_limit: float | None = None,
     progress: Callable[[int, int], None] | None = None,
+    workers: int = 1,
 ) -> DealTable:
     """The double-dummy table of a deal.
 
     Args:
         deal: the deal.
         rules: the rules (the trick order matters; the number of players is the deal's).
-        tt_mb: transposition table size in MB.
-        time_limit: seconds for the whole table, shared among the rows not yet solved;
+        tt_mb: transposition table size in MB (of each worker).
+        time_limit: seconds for the whole table, shared among the rows not yet started;
             a row whose share runs out gets proven bounds (see :class:`TableRow`).
             Within a row, made or failed and the chelem are settled first (they decide
             the score and are usually quick), then the exact points.
         progress: called with (rows done, rows) before the first row and after each.
+        workers: rows solved at once, each in a thread with its own search context
+            (the searches release the GIL, so two workers use two cores). The rows are
+            the same whatever the number (exact values; under a time limit, bounds
+            depend on the time each row gets).
 
     Returns:
         The rows, bidder by bidder, trump by trump (a list with ``to_json()``,
         ``records()`` and an HTML display).
+
+    Raises:
+        UsageError: ``workers`` is not a whole number from 1 to
+            :func:`~solver.limits.max_workers`.
     """
+    workers = check_count(workers, "workers", 1, max_workers(), "four per core")
     order = rules.trick_order if rules is not None else "alternate"
     total = deal.points_in_play
     bidders = [deal.bidder] if deal.bidder is not None else range(deal.players)
@@ -103,22 +117,68 @@ def deal_table(
     contracts = [(b, t) for b in bidders for t in trumps]
     engine.core(tt_mb)  # made (its table allocated and cleared) before the clock starts
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    rows = []
-    if progress is not None:
-        progress(0, len(contracts))
-    for i, (bidder, trump) in enumerate(contracts):
+    started = itertools.count()
+    lock = threading.Lock()
+
+    def row(contract: tuple[int, int]) -> TableRow:
+        bidder, trump = contract
         start = deal.position(bidder=bidder, trump=trump, trick_order=order)
         if deadline is None:
             points = engine.value(start, tt_mb=tt_mb)
             # winning every trick takes every point, so only then is a chelem possible
             chelem = points == total and engine.all_tricks(start, tt_mb=tt_mb)
-            rows.append(TableRow(bidder, trump, points, contract_made(points, total), chelem))
-        else:
-            share = max(0.0, deadline - time.monotonic()) / (len(contracts) - i)
-            rows.append(_row_within(start, bidder, trump, total, share, tt_mb))
-        if progress is not None:
-            progress(i + 1, len(contracts))
+            return TableRow(bidder, trump, points, contract_made(points, total), chelem)
+        with lock:  # the time left is shared by the rows not started, `workers` at once
+            left = len(contracts) - next(started)
+            share = max(0.0, deadline - time.monotonic()) * min(workers, left) / left
+        return _row_within(start, bidder, trump, total, share, tt_mb)
+
+    if progress is not None:
+        progress(0, len(contracts))
+    if workers == 1:
+        rows = []
+        for contract in contracts:
+            rows.append(row(contract))
+            if progress is not None:
+                progress(len(rows), len(contracts))
+    else:
+        rows = _in_threads(row, contracts, workers, tt_mb, progress)
     return DealTable(rows, deal, "carabin", {"points_in_play": total})
+
+
+def _in_threads(
+    row: Callable[[tuple[int, int]], TableRow],
+    contracts: list[tuple[int, int]],
+    workers: int,
+    tt_mb: int | None,
+    progress: Callable[[int, int], None] | None,
+) -> list[TableRow]:
+    """``row`` of every contract, ``workers`` threads at once, in the contracts' order.
+    An interruption (Ctrl-C in the main thread) stops every worker's search before it
+    is raised again."""
+    contexts: list = []  # every worker's search context, to stop them
+
+    def task(contract: tuple[int, int]) -> TableRow:
+        contexts.append(engine.core(tt_mb))
+        return row(contract)
+
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="carabin-row")
+    futures = {pool.submit(task, c): i for i, c in enumerate(contracts)}
+    rows: list[TableRow | None] = [None] * len(contracts)
+    try:
+        for done, future in enumerate(as_completed(futures), start=1):
+            rows[futures[future]] = future.result()
+            if progress is not None:
+                progress(done, len(contracts))
+    except BaseException:
+        for future in futures:
+            future.cancel()
+        for context in contexts:
+            context.stop()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return [r for r in rows if r is not None]
 
 
 def _row_within(

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from solver.cards import CARDS, Card, card_str, cards_of, in_notation_order
+from solver.contexts import Contexts
 from solver.errors import UsageError
 from solver.klabberjass import _core as _klabberjass
 from solver.klabberjass.position import Position
@@ -31,44 +32,34 @@ from solver.klabberjass.rules import (
     beats,
     legal_replies,
 )
-from solver.limits import check_tt_mb
 
 DEFAULT_TT_MB = 32
 
-_cores: dict[int, _klabberjass.Core] = {}
+
+def _new_core(megabytes: int) -> _klabberjass.Core:
+    return _klabberjass.Core(
+        megabytes,
+        plain_power=PLAIN_POWER,
+        trump_power=TRUMP_POWER,
+        plain_points=PLAIN_RANK_POINTS,
+        trump_points=TRUMP_RANK_POINTS,
+    )
+
+
+_contexts = Contexts(_new_core, DEFAULT_TT_MB)
 
 
 def core(tt_mb: int | None = None) -> _klabberjass.Core:
-    """The shared Klabberjass search context with a ``tt_mb`` MB transposition table.
+    """The calling thread's Klabberjass search context with a ``tt_mb`` MB transposition
+    table.
 
-    The contexts of the default size and of the last other size asked live as long as
-    the process: a table stays valid across positions (entries are keyed on trump,
-    leader and both hands), so later solves reuse earlier work. The core plays by the card tables of
+    In each thread the contexts of the default size and of the last other size asked
+    are kept (:class:`solver.contexts.Contexts`: threads never share a table): a table
+    stays valid across positions (entries are keyed on trump, leader and both hands),
+    so later solves reuse earlier work. The core plays by the card tables of
     :mod:`solver.klabberjass.rules`.
     """
-    size = DEFAULT_TT_MB if tt_mb is None else check_tt_mb(tt_mb)
-    core = _cores.get(size)
-    if core is None:
-        _drop_other_sizes()
-        try:
-            core = _klabberjass.Core(
-                size,
-                plain_power=PLAIN_POWER,
-                trump_power=TRUMP_POWER,
-                plain_points=PLAIN_RANK_POINTS,
-                trump_points=TRUMP_RANK_POINTS,
-            )
-        except MemoryError:
-            raise UsageError(f"cannot allocate a {size} MB transposition table (tt_mb)") from None
-        _cores[size] = core
-    return core
-
-
-def _drop_other_sizes() -> None:
-    """Keep the default table and at most one other: sizes asked one after the other
-    do not add up."""
-    for size in [s for s in _cores if s != DEFAULT_TT_MB]:
-        del _cores[size]
+    return _contexts.get(tt_mb)
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from solver.klabberjass.rules import (
 )
 from solver.klabberjass.table import deal_table
 from solver.klabberjass.view import View
+from solver.limits import check_count, max_workers
 from solver.protocol import DealTable, FlatTree, Game
 
 
@@ -264,9 +265,12 @@ class Klabberjass(Game):
         deal: Any,
         time_limit: float | None = None,
         progress: Callable[[int, int], None] | None = None,
+        workers: int = 1,
     ) -> DealTable:
-        """The table (milliseconds: ``progress`` is called once, at the end). A time
-        limit that runs out before it is done raises TricklabError."""
+        """The table (milliseconds: ``progress`` is called once, at the end, and the
+        rows are solved in one batch whatever ``workers`` asks). A time limit that runs
+        out before it is done raises TricklabError."""
+        check_count(workers, "workers", 1, max_workers(), "four per core")
         if time_limit is None:
             table = deal_table(deal, self.rules)
         else:

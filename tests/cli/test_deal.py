@@ -4,17 +4,23 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
+import signal
+import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from analysis.cli.common import Progress
 from solver.carabin import Deal as CarabinDeal
 from solver.carabin.table import deal_table
+from solver.errors import UsageError
 from solver.klabberjass.deal import Deal
 
+from ..processes import wait_until_busy
 from .helpers import DATA
 
 GOLDEN = DATA / "klabberjass-deals.jsonl"
@@ -184,6 +190,8 @@ CARABIN_BAD = [
     ["deal", "carabin", "0=A9.3.5./KT.7.A. 1=4.4.Q.3/2..K2.9 2=.2..864/6.T8..T turn=AS"],
     ["deal", "carabin", "--random", "--players", "7"],
     ["deal", "carabin", "--random", "--players", "2"],
+    ["deal", "carabin", "--random", "--workers", "0"],
+    ["deal", "klabberjass", "--random", "--workers", "x"],
 ]
 
 
@@ -228,3 +236,73 @@ def test_progress_stays_off_a_pipe(monkeypatch):
     time.sleep(0.05)
     progress.done()
     assert err.getvalue() == ""
+
+
+# ---------------------------------------------------------------- workers
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_carabin_rows_in_threads_are_the_rows_of_one_thread(players, seed):
+    deal = CarabinDeal.random(seed=seed, players=players)
+    one = deal_table(deal).to_json()
+    calls: list[tuple[int, int]] = []
+    two = deal_table(deal, workers=2, progress=lambda d, t: calls.append((d, t)))
+    assert two.to_json() == one
+    assert calls == [(i, 4 * players) for i in range(4 * players + 1)]
+
+
+def test_carabin_rows_in_threads_under_a_time_limit_contain_the_exact_values():
+    deal = CarabinDeal.random(seed=5, players=4)
+    exact = deal_table(deal)
+    bounded = deal_table(deal, workers=2, time_limit=0.05)
+    for row, ref in zip(bounded, exact, strict=True):
+        lo, hi = row.bounds or (row.points, row.points)
+        assert lo <= ref.points <= hi
+        assert row.made in (None, ref.made)
+
+
+@pytest.mark.parametrize("workers", [0, 1.5, True, "2"])
+def test_carabin_table_refuses_bad_workers(workers):
+    with pytest.raises(UsageError, match="workers"):
+        deal_table(CarabinDeal.random(seed=1, players=3), workers=workers)
+
+
+def test_search_contexts_are_the_threads_own():
+    from solver.carabin import engine
+
+    main = engine.core()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        other, again = pool.submit(lambda: (engine.core(), engine.core())).result()
+    assert other is again and other is not main and engine.core() is main
+
+
+def test_cli_workers_give_the_same_table(cli):
+    args = ("deal", "carabin", "--random", "--seed", "4", "--players", "4", "--json")
+    code1, out1, _ = cli(*args, "--workers", "1")
+    code2, out2, _ = cli(*args, "--workers", "2")
+    assert code1 == code2 == 0 and json.loads(out1) == json.loads(out2)
+    assert len(json.loads(out2)["table"]) == 16
+
+
+def test_ctrl_c_stops_every_worker_of_a_long_table():
+    # seed 3 at six players has rows of minutes: both threads are deep in searches
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from analysis.cli.main import main; sys.exit(main(sys.argv[1:]))",
+            *("deal", "carabin", "--random", "--seed", "3", "--players", "6", "--workers", "2"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    wait_until_busy(proc, cpu=4.0)  # imports done, both workers searching
+    t0 = time.perf_counter()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=20)
+    assert time.perf_counter() - t0 < 5  # moments, with room for a loaded machine
+    assert proc.returncode == 130
+    assert out == "" and "interrupted" in err

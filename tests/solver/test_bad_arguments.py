@@ -42,7 +42,7 @@ def test_a_table_size_changes_keep_at_most_one_other_table() -> None:
     position = klabberjass.Position.parse(K_TEXT)
     for mb in (1, 2, 3):
         assert klabberjass.solve(position, tt_mb=mb).points == (25, 0)
-    sizes = set(klabberjass.engine._cores)
+    sizes = klabberjass.engine._contexts.sizes()
     assert sizes <= {klabberjass.engine.DEFAULT_TT_MB, 3} and 3 in sizes
 
 

@@ -1,0 +1,69 @@
+"""The compiled search contexts of a game engine, by table size, one set per thread.
+
+A context owns a transposition table. Each thread gets contexts of its own, so searches
+running in several threads at once (the compiled cores release the GIL while they
+search) never share a table. In each thread the context of the default size and that
+of the last other size asked are kept: sizes asked one after the other do not add up.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+from solver.errors import UsageError
+from solver.limits import check_tt_mb
+
+T = TypeVar("T")
+
+
+class Contexts(Generic[T]):
+    """Contexts made by ``make(megabytes)``, ``default_mb`` unless a size is asked.
+
+    >>> made = []
+    >>> contexts = Contexts(lambda mb: made.append(mb) or f"table of {mb} MB", 32)
+    >>> contexts.get(None), contexts.get(2), contexts.get(None), made
+    ('table of 32 MB', 'table of 2 MB', 'table of 32 MB', [32, 2])
+    >>> sorted(contexts.sizes())
+    [2, 32]
+    """
+
+    def __init__(self, make: Callable[[int], T], default_mb: int) -> None:
+        self._make = make
+        self.default_mb = default_mb
+        self._main: dict[int, T] = {}
+        self._local = threading.local()
+
+    def get(self, tt_mb: int | None = None) -> T:
+        """The calling thread's context with a ``tt_mb`` MB table (checked; the default
+        size for None), made on first use.
+
+        Raises:
+            UsageError: a size out of range, or a table that cannot be allocated.
+        """
+        size = self.default_mb if tt_mb is None else check_tt_mb(tt_mb)
+        mine = self._mine()
+        found = mine.get(size)
+        if found is None:
+            for other in [s for s in mine if s != self.default_mb]:
+                del mine[other]
+            try:
+                found = self._make(size)
+            except MemoryError:
+                raise UsageError(
+                    f"cannot allocate a {size} MB transposition table (tt_mb)"
+                ) from None
+            mine[size] = found
+        return found
+
+    def sizes(self) -> set[int]:
+        """The table sizes of the calling thread's contexts."""
+        return set(self._mine())
+
+    def _mine(self) -> dict[int, T]:
+        if threading.current_thread() is threading.main_thread():
+            return self._main
+        if not hasattr(self._local, "contexts"):
+            self._local.contexts = {}
+        return self._local.contexts
