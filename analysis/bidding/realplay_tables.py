@@ -33,6 +33,7 @@ seeds 1 and 2 of each (the commands are in ``summary.json``).
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -504,6 +505,56 @@ def _share_words(h2h, rules: str, seed: int) -> str:
     return f"{card['gain'] / eq['gain']:.0%} ({label})"
 
 
+#: The scorecard's budget: it may give up at most this fraction of the equilibrium's
+#: value (the value of the game for E with real play, training deals), judged by the
+#: upper end of the 95 % interval of its loss against the equilibrium on held-out deals.
+SCORECARD_BUDGET = 0.25
+
+
+def scorecard_budget(tables: dict[str, Any]) -> dict[tuple[str, int], float]:
+    """Per run (rules, seed): the upper end of the 95 % interval of what the scorecard
+    gives up against the real-play equilibrium (real-play payoffs, held-out deals), as a
+    fraction of the equilibrium's value; within budget when at most
+    :data:`SCORECARD_BUDGET` (infinite, so over, when that value is not positive)."""
+    h2h = tables["head_to_head"]
+    value = {
+        (rules_of_study(s), int(s["study"]["seed"])): s["game_value"]["pimc"]
+        for s in tables["summary"]["seeds"]
+    }
+    out = {}
+    for rules, seed in _runs(h2h):
+        loss = _row(
+            h2h,
+            seed=seed,
+            rules=rules,
+            policy="real-play equilibrium",
+            against="scorecard",
+            payoffs="pimc",
+        )
+        v = value[(rules, seed)]
+        out[(rules, seed)] = max(0.0, float(loss["high"])) / v if v > 0 else math.inf
+    return out
+
+
+def _budget_words(tables: dict[str, Any]) -> str:
+    shares = scorecard_budget(tables)
+    over = [run_label(r, s) for (r, s), f in shares.items() if f > SCORECARD_BUDGET]
+    verdict = (
+        "within the budget on every run" if not over else "over the budget on " + ", ".join(over)
+    )
+    return (
+        f"**The scorecard's budget**: it may give up at most {SCORECARD_BUDGET:.0%} of the "
+        "equilibrium's value (the value of the game for E with real play). The upper end "
+        "of its loss's 95 % interval is "
+        + ", ".join(
+            (f"{f:.0%} of that value" if f < math.inf else "beyond a value that is not positive")
+            + f" ({run_label(r, s)})"
+            for (r, s), f in shares.items()
+        )
+        + f": {verdict}."
+    )
+
+
 def agreement(frame, what: str, rules: str, **where: Any) -> str:
     """Whether one figure of ``rules`` is measurable (its interval clear of 0) on every
     seed of those rules, in the same direction.
@@ -605,6 +656,13 @@ def findings(tables: dict[str, Any]) -> list[str]:
             f"({run_label(rules_of_study(s), s['study']['seed'])})"
             for s in seeds
         )
+        + "; on the held-out deals, E's net when both seats bid by the real-play "
+        "equilibrium and play by PIMC: "
+        + ", ".join(
+            f"{fmt(*s['held_out_value_real_play']['pimc'])} "
+            f"({run_label(rules_of_study(s), s['study']['seed'])})"
+            for s in seeds
+        )
         + ".",
         "**The rule derived from real play against the one derived from double dummy**, "
         "both judged with real-play payoffs on held-out deals (points a deal): "
@@ -631,6 +689,7 @@ def findings(tables: dict[str, Any]) -> list[str]:
         "equilibrium's: "
         + ", ".join(_share_words(h2h, rules, seed) for rules, seed in _runs(h2h))
         + ".",
+        _budget_words(tables),
         "**Exploitability** of the real-play equilibrium (both seats' best responses "
         "within the hand classes, cross-fitted on held-out deals, points a deal): "
         + _by_seed(ex, "gain", equilibrium="pimc", payoffs="pimc", best_response_of="total")

@@ -327,3 +327,35 @@ def test_agreement_says_on_which_seeds_a_figure_is_clear_of_zero(lows, highs, sa
     )
     assert agreement(f, "gain", "classic") == said
     assert agreement(f, "gain", "seed") == "on one seed only (seed 1), not replicated"
+
+
+def test_the_published_scorecard_keeps_within_its_budget():
+    from pathlib import Path
+
+    from analysis.bidding.realplay_tables import SCORECARD_BUDGET, findings, read, scorecard_budget
+
+    tables = read(Path(__file__).resolve().parents[3] / PUBLISHED)
+    shares = scorecard_budget(tables)
+    assert set(shares) == {("seed", 1), ("seed", 2), ("classic", 1), ("classic", 2)}
+    assert all(0 <= f <= SCORECARD_BUDGET for f in shares.values())
+    assert any("within the budget on every run" in line for line in findings(tables))
+
+
+def test_a_scorecard_that_loses_too_much_is_said_to_be_over_budget(tmp_path, frame):
+    from analysis.bidding.realplay_tables import _budget_words, read, scorecard_budget
+
+    folders = []
+    for seed, part in ((1, frame.iloc[:300]), (2, frame.iloc[300:])):
+        part = part.assign(deal=range(len(part)))
+        folders.append(study_folder(tmp_path / f"s{seed}", part, seed))
+    write(realplay_tables(folders), tmp_path / "out", "cmd")
+    t = read(tmp_path / "out")
+    h = t["head_to_head"]
+    loss = (h.seed == 2) & (h.policy == "real-play equilibrium") & (h.against == "scorecard")
+    for s in t["summary"]["seeds"]:
+        s["game_value"]["pimc"] = 4.0
+    t["head_to_head"] = h.assign(high=h["high"].where(~loss, 4.0))  # all of the value
+    assert scorecard_budget(t)[("seed", 2)] == pytest.approx(1.0)
+    assert _budget_words(t).endswith("over the budget on seed 2.")
+    t["summary"]["seeds"][0]["game_value"]["pimc"] = -1.0
+    assert "beyond a value that is not positive (seed 1)" in _budget_words(t)
