@@ -281,6 +281,35 @@ def test_dask_cluster_gives_the_local_rows(tmp_path, cluster, reference):
     assert read_study(tmp_path).equals(reference)
 
 
+@pytest.mark.parametrize(
+    ("study", "deals", "params"),
+    [
+        ("klabberjass-realplay", 6, {"samples": 4}),
+        ("carabin-realplay", 4, {"players": 3, "samples": 4}),
+    ],
+)
+def test_dask_cluster_plays_the_real_play_studies_as_local_workers_do(
+    tmp_path, cluster, study, deals, params
+):
+    """The card play under real information (PIMC at every seat) runs on a Dask
+    cluster and gives, chunk for chunk, the rows of the local run."""
+    local, remote = tmp_path / "local", tmp_path / "dask"
+    run_study(study, deals, 3, local, workers=1, progress=False, chunk_size=2, params=params)
+    run = run_study(
+        study,
+        deals,
+        3,
+        remote,
+        scheduler=cluster.scheduler_address,
+        progress=False,
+        chunk_size=2,
+        params=params,
+    )
+    assert run.computed == deals // 2
+    rows = read_study(remote)
+    assert len(rows) == deals and rows.equals(read_study(local))
+
+
 def test_dask_lost_worker_chunk_is_redone(tmp_path, cluster):
     """SIGKILL a worker while chunks run: its chunks are redone, none lost or doubled."""
     from distributed import Client
