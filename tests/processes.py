@@ -29,3 +29,29 @@ def wait_until_busy(proc: subprocess.Popen, cpu: float, timeout: float = 120.0) 
         )
         assert time.monotonic() < end, f"the process used under {cpu} s of CPU in {timeout} s"
         time.sleep(0.02)
+
+
+def interrupt_cli(args: list[str], cpu: float) -> tuple[int, str, str, float]:
+    """Run ``tricklab ARGS`` in a child process, send it SIGINT once it has used ``cpu``
+    seconds of CPU, and return its status, stdout, stderr and the seconds it took to
+    end after the signal."""
+    import signal
+    import sys
+
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from analysis.cli.main import main; sys.exit(main(sys.argv[1:]))",
+            *args,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    wait_until_busy(proc, cpu=cpu)
+    t0 = time.perf_counter()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=20)
+    return proc.returncode, out, err, time.perf_counter() - t0

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
-import signal
-import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -20,7 +17,7 @@ from solver.carabin.table import deal_table
 from solver.errors import UsageError
 from solver.klabberjass.deal import Deal
 
-from ..processes import wait_until_busy
+from ..processes import interrupt_cli
 from .helpers import DATA
 
 GOLDEN = DATA / "klabberjass-deals.jsonl"
@@ -287,22 +284,8 @@ def test_cli_workers_give_the_same_table(cli):
 
 def test_ctrl_c_stops_every_worker_of_a_long_table():
     # seed 3 at six players has rows of minutes: both threads are deep in searches
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import sys; from analysis.cli.main import main; sys.exit(main(sys.argv[1:]))",
-            *("deal", "carabin", "--random", "--seed", "3", "--players", "6", "--workers", "2"),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    wait_until_busy(proc, cpu=4.0)  # imports done, both workers searching
-    t0 = time.perf_counter()
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=20)
-    assert time.perf_counter() - t0 < 5  # moments, with room for a loaded machine
-    assert proc.returncode == 130
+    args = ["deal", "carabin", "--random", "--seed", "3", "--players", "6", "--workers", "2"]
+    code, out, err, seconds = interrupt_cli(args, cpu=4.0)
+    assert seconds < 5  # moments, with room for a loaded machine
+    assert code == 130
     assert out == "" and "interrupted" in err

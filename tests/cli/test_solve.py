@@ -4,11 +4,7 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import signal
-import subprocess
 import sys
-import time
 
 import pytest
 
@@ -18,7 +14,7 @@ from solver.cards import card_str, suit_of
 from solver.klabberjass import Position
 from solver.reference import klabberjass_moves, klabberjass_points
 
-from ..processes import wait_until_busy
+from ..processes import interrupt_cli
 from .helpers import DATA, assert_one_error_line, json_lines
 
 SIMPLE = "trump=H lead=E E=A... D=K..."
@@ -325,25 +321,8 @@ def test_carabin_bad_input_exits_2_with_one_line(cli, argv):
 def test_ctrl_c_interrupts_a_long_solve():
     d = CarabinDeal.random(players=6, seed=3)
     position = str(d.position(bidder=2, trump=suit_of(d.turn)))  # takes minutes to solve exactly
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import sys; from analysis.cli.main import main; sys.exit(main(sys.argv[1:]))",
-            "solve",
-            "carabin",
-            position,
-            "--json",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    wait_until_busy(proc, cpu=2.5)  # imports done (about 0.5 s), deep in the search
-    t0 = time.perf_counter()
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=20)
-    assert time.perf_counter() - t0 < 5  # moments, with room for a loaded machine
-    assert proc.returncode == 130
+    # imports done (about 0.5 s of CPU), deep in the search
+    code, out, err, seconds = interrupt_cli(["solve", "carabin", position, "--json"], cpu=2.5)
+    assert seconds < 5  # moments, with room for a loaded machine
+    assert code == 130
     assert out == "" and "interrupted" in err

@@ -215,15 +215,23 @@ def test_random_hands_is_the_helper_the_synthetic_frame_uses():
     assert c[0] & c[2] == 0 and not (c[0] | c[2]) >> c[4] & 1
 
 
-def test_the_findings_quote_the_tables_they_sit_beside(tmp_path, frame):
-    from analysis.bidding.realplay_tables import findings, fmt, read
+def two_seeds(tmp_path, frame) -> tuple[list, dict]:
+    """The synthetic frame as two study folders (seeds 1 and 2, 300 deals each), and
+    the tables written from them and read back."""
+    from analysis.bidding.realplay_tables import read
 
     folders = []
     for seed, part in ((1, frame.iloc[:300]), (2, frame.iloc[300:])):
         part = part.assign(deal=range(len(part)))
         folders.append(study_folder(tmp_path / f"s{seed}", part, seed))
     write(realplay_tables(folders), tmp_path / "out", "cmd")
-    t = read(tmp_path / "out")
+    return folders, read(tmp_path / "out")
+
+
+def test_the_findings_quote_the_tables_they_sit_beside(tmp_path, frame):
+    from analysis.bidding.realplay_tables import findings, fmt
+
+    folders, t = two_seeds(tmp_path, frame)
     text = "\n".join(findings(t))
     for seed in (1, 2):
         b = t["bias"][(t["bias"].seed == seed) & (t["bias"].contracts == "all contracts")].iloc[0]
@@ -342,14 +350,9 @@ def test_the_published_scorecard_keeps_within_its_budget():
 
 
 def test_a_scorecard_that_loses_too_much_is_said_to_be_over_budget(tmp_path, frame):
-    from analysis.bidding.realplay_tables import _budget_words, read, scorecard_budget
+    from analysis.bidding.realplay_tables import _budget_words, scorecard_budget
 
-    folders = []
-    for seed, part in ((1, frame.iloc[:300]), (2, frame.iloc[300:])):
-        part = part.assign(deal=range(len(part)))
-        folders.append(study_folder(tmp_path / f"s{seed}", part, seed))
-    write(realplay_tables(folders), tmp_path / "out", "cmd")
-    t = read(tmp_path / "out")
+    folders, t = two_seeds(tmp_path, frame)
     h = t["head_to_head"]
     loss = (h.seed == 2) & (h.policy == "real-play equilibrium") & (h.against == "scorecard")
     for s in t["summary"]["seeds"]:
