@@ -23,6 +23,9 @@ Two contracts a deal:
 Each contract's PIMC play draws its worlds from the deal's play seed and the contract
 only (:func:`play_policy`), so any row replays alone with :func:`played`.
 
+:func:`evaluate_bids_pimc` is ``tricklab bid carabin`` (its default play, ``--play
+pimc``): the bid options of one hand over sampled deals, each contract played so.
+
 :func:`realplay_tables` gives the summary tables (``python -m
 analysis.bidding.carabin_realplay OUT_DIR STUDY_DIR...``).
 """

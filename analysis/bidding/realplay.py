@@ -22,7 +22,8 @@ before. Each side plays for its own card points, as in the deal table.
   (:func:`shared_policy`);
 - :func:`realplay_chunk` is the ``klabberjass-realplay`` study (its deals:
   :func:`realplay_deals`; ``tricklab bench klabberjass --what realplay`` times it);
-- :func:`evaluate_view_pimc` is ``tricklab bid klabberjass --play pimc``.
+- :func:`evaluate_view_pimc` is ``tricklab bid klabberjass`` (its default play, ``--play
+  pimc``).
 """
 
 from __future__ import annotations

@@ -71,16 +71,17 @@ CARABIN_PIMC_NOTE = (
     "his own cards; the bidder plays to make the contract, the others to beat it)"
 )
 
-#: Deals drawn by default: (game, play) -> deals. Carabin's PIMC play costs about 0.15 s
-#: a deal at 3 players and 0.5 s at 4 (one core), so fewer deals keep it interactive;
-#: 5 and 6 players take :data:`CARABIN_PIMC_FEW` (each search cut at 0.5 s).
+#: Deals drawn by default: (game, play) -> deals. Klabberjass PIMC costs about 65 ms a
+#: deal; Carabin's about 0.15-0.25 s a deal at 3 players, 0.65 s at 4, 3 s at 5 and 9 s
+#: at 6 (one core, each search cut at 0.5 s from 5 players), so it draws fewer deals to
+#: stay interactive: :data:`CARABIN_PIMC_FEW` at 5 and 6 players (docs/cli.md, bid).
 DEFAULT_SAMPLES = {
     ("klabberjass", "dd"): 200,
     ("klabberjass", "pimc"): 200,
     ("carabin", "dd"): 50,
     ("carabin", "pimc"): 20,
 }
-CARABIN_PIMC_FEW = 10
+CARABIN_PIMC_FEW = 5
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -97,7 +98,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=count("--samples", 1, 100_000),
         default=None,
         help="deals to draw (default 200 for klabberjass; for carabin 20 with --play pimc, "
-        "10 at 5-6 players, and 50 with --play dd): fewer deals, wider intervals",
+        "5 at 5-6 players, and 50 with --play dd): fewer deals, wider intervals",
     )
     parser.add_argument("--seed", type=whole("--seed"), default=1, help="seed of the draw")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
