@@ -21,12 +21,14 @@ Draws of many deals show their progress on stderr.
 Klabberjass also shows the **scorecard** (:mod:`analysis.bidding.scorecard`): the
 bidding rule derived from real play as a point count, with the hand's count for the
 turn-up suit and its best other suit, the seat's marks and the advice.
-``--json`` prints ``{"view", "play", "worlds", "samples", "seed", "options": {option:
-{"mean", "low", "high", "n", ...}}, "scorecard": {"seed", "take": {"suit", "count",
-"mark", "bid"}, "name": {...}}}`` (``play`` ``"pimc"`` or ``"double-dummy"``, ``worlds``
-null for double dummy; ``scorecard`` only for Klabberjass, null if the scorecard file is
-not installed). Carabin adds ``"rule"``: the real-play rule's advice for the turn-up
-suit (:func:`analysis.bidding.carabin_realplay.rule_advice`).
+``--json`` prints ``{"view", "rules", "play", "worlds", "samples", "seed", "options":
+{option: {"mean", "low", "high", "n", ...}}, "scorecard": {"seed", "rules", "take":
+{"suit", "count", "mark", "bid"}, "name": {...}}}`` (``play`` ``"pimc"`` or
+``"double-dummy"``, ``worlds`` null for double dummy; ``scorecard`` null if the
+scorecard file is not installed). Carabin has ``"trick_order"`` for ``"rules"``, adds
+``"made"`` and ``"chelem"`` rates to each option, and ``"rule"`` for ``"scorecard"``:
+the real-play rule's advice for the turn-up suit
+(:func:`analysis.bidding.carabin_realplay.rule_advice`).
 """
 
 from __future__ import annotations

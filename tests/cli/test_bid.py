@@ -292,3 +292,25 @@ def test_the_packaged_carabin_rule_is_the_published_one() -> None:
 
     published = Path(__file__).resolve().parents[2] / PUBLISHED / "rule.json"
     assert RULE_COPY.read_text() == published.read_text()
+
+
+@pytest.mark.parametrize(
+    "game, view, extra",
+    [
+        ("klabberjass", KJ_VIEW, ()),
+        ("carabin", "seat=1 hand=AKQJ/T987 turn=2C", ("--players", "3")),
+    ],
+)
+def test_the_progress_line_counts_the_deals(cli, monkeypatch, game, view, extra) -> None:
+    """The draw reports each deal played to the progress line (shown on a terminal)."""
+    import analysis.cli.bid as bid
+
+    seen: list[tuple[int, int | None]] = []
+
+    class Recorder(bid.Progress):
+        def __call__(self, done: int, total: int | None = None) -> None:
+            seen.append((done, total))
+
+    monkeypatch.setattr(bid, "Progress", Recorder)
+    status, _, err = cli("bid", game, view, "--samples", "3", "--worlds", "2", *extra)
+    assert (status, err) == (0, "") and seen == [(1, 3), (2, 3), (3, 3)]
