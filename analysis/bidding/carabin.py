@@ -352,7 +352,7 @@ Policy = Callable[["CarabinBidView", int, "Contract | None"], Call]
 
 #: How one contract of one world is settled: (world index, deal, contract) -> (made,
 #: chelem); a chelem contract is made only with every trick.
-Settle = Callable[[int, Deal, Contract], "tuple[bool, bool]"]
+Settle = Callable[[int, Deal, Contract], tuple[bool, bool]]
 
 
 def evaluate_bids(
