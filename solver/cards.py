@@ -232,20 +232,30 @@ def mask_of(cards: Iterable[int]) -> int:
     return mask
 
 
-def parse_holding(text: str, context: str | None = None) -> int:
+def parse_holding(text: str, context: str | None = None, *, short: bool = False) -> int:
     """Read a PBN-style holding into a card set.
+
+    ``short``: the holding may give fewer than four suits, the suits not written void
+    (in the order S H D C: ``AT7.KJ9`` is ``AT7.KJ9..``). Only a bidding view's hand
+    is read so; positions, deals and play views need all four suits.
 
     >>> format_holding(parse_holding("A..10 8.K"))
     'A..T8.K'
+    >>> format_holding(parse_holding("AT7.KJ9", short=True))
+    'AT7.KJ9..'
 
     Raises:
-        NotationError: not four dot-separated suits, a bad rank or a card twice.
+        NotationError: not four dot-separated suits (``short``: more than four), a bad
+            rank or a card twice.
     """
     parts = text_arg(text, "a holding").strip().split(".")
+    if short and len(parts) < 4:
+        parts += [""] * (4 - len(parts))
     if len(parts) != 4:
+        expected = "at most four suits" if short else "four suits"
         raise NotationError(
             f"invalid holding '{text}'{_quote(context, text)} "
-            "(expected four suits separated by dots, like AJ9.K7..T87)"
+            f"(expected {expected} separated by dots, like AJ9.K7..T87)"
         )
     mask = 0
     for suit, part in enumerate(parts):

@@ -266,26 +266,36 @@ class CarabinBidView:
     KEYS = ("players", "seat", "hand", "turn")
 
     @classmethod
-    def parse(cls, text: str) -> CarabinBidView:
-        """Read ``players=4 seat=2 hand=<L>/<R> turn=<card>``.
+    def parse(cls, text: str, players: int | None = None) -> CarabinBidView:
+        """Read ``players=4 seat=2 hand=<L>/<R> turn=<card>`` (any order). Each hand may
+        leave out the suits after its last card (``AKQJ/T987`` is ``AKQJ.../T987...``).
 
         >>> str(CarabinBidView.parse("turn=2c hand=AKQJ.../T987... seat=1 players=3"))
         'players=3 seat=1 hand=AKQJ.../T987... turn=2C'
+        >>> str(CarabinBidView.parse("seat=1 hand=AKQJ/.T987 turn=2C", players=4))
+        'players=4 seat=1 hand=AKQJ.../.T987.. turn=2C'
+
+        Args:
+            text: the view.
+            players: the number of players when the text has no ``players=`` (None:
+                the field is required).
 
         Raises:
             NotationError: unreadable text or a missing field.
             RulesError: wrong player count, seat or hands.
         """
-        f = parse_fields(text, cls.KEYS, cls.KEYS, what="view")
-        players = ascii_number(f["players"])
-        if players is None:
-            raise NotationError(f"invalid players '{f['players']}' in \"{text}\" (3 to 6)")
+        required = cls.KEYS if players is None else cls.KEYS[1:]
+        f = parse_fields(text, cls.KEYS, required, what="view")
+        if "players" in f:
+            players = ascii_number(f["players"])
+            if players is None:
+                raise NotationError(f"invalid players '{f['players']}' in \"{text}\" (3 to 6)")
         n = check_players(players)
         try:
             return cls(
                 n,
                 seat_of(f["seat"], n, text),
-                parse_two_hands(f["hand"], text),
+                parse_two_hands(f["hand"], text, short=True),
                 parse_card(f["turn"], text),
             )
         except RulesError as err:
@@ -340,12 +350,18 @@ class BidValue:
 Policy = Callable[["CarabinBidView", int, "Contract | None"], Call]
 
 
+#: How one contract of one world is settled: (world index, deal, contract) -> (made,
+#: chelem); a chelem contract is made only with every trick.
+Settle = Callable[[int, Deal, Contract], tuple[bool, bool]]
+
+
 def evaluate_bids(
     view: CarabinBidView,
     samples: int = 100,
     seed: int = 0,
     policy: Policy | None = None,
     trick_order: str = "alternate",
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, BidValue]:
     """The viewer's expected net for each of his bidding options, by sampling.
 
@@ -354,6 +370,8 @@ def evaluate_bids(
     world (his four trumps and the contract reached when he passes). With 3 or 4
     players that is milliseconds to tens of milliseconds a world; with 5 or 6 a rare
     world can take minutes (see notebook 04), so keep ``samples`` small there.
+    :func:`analysis.bidding.carabin_realplay.evaluate_bids_pimc` plays the same worlds
+    by PIMC instead.
 
     Args:
         view: the player's bidding-time view.
@@ -362,6 +380,7 @@ def evaluate_bids(
         policy: how the other seats bid when the viewer passes (default:
             :func:`thumb_policy`).
         trick_order: the variant's trick order.
+        progress: called with (worlds done, samples) after each world.
 
     Returns:
         ``take`` and ``chelem`` (the turn-up suit), ``name S`` / ``chelem S`` for the
@@ -369,9 +388,25 @@ def evaluate_bids(
     """
     if samples < 1:
         raise RulesError(f"invalid samples {samples} (at least 1)")
+    worlds = sample_deals(view, samples, random.Random(seed))
+
+    def settle(_: int, deal: Deal, contract: Contract) -> tuple[bool, bool]:
+        made, chelem = contract_result(deal, contract.bidder, contract.trump, trick_order)
+        return (chelem if contract.chelem else made), chelem
+
+    return evaluate_worlds(view, worlds, settle, policy, progress)
+
+
+def evaluate_worlds(
+    view: CarabinBidView,
+    worlds: list[Deal],
+    settle: Settle,
+    policy: Policy | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, BidValue]:
+    """:func:`evaluate_bids` over given ``worlds``, each contract settled by ``settle``
+    (double dummy, or played: :mod:`analysis.bidding.carabin_realplay`)."""
     policy = policy or thumb_policy
-    rng = random.Random(seed)
-    worlds = sample_deals(view, samples, rng)
     ts = view.turn >> 4
     n, me = view.players, view.seat
     made: dict[int, list[bool]] = {t: [] for t in range(4)}
@@ -379,20 +414,22 @@ def evaluate_bids(
     pass_net: list[float] = []
     pass_made: list[bool] = []
     pass_chelem: list[bool] = []
-    for deal in worlds:
+    for i, deal in enumerate(worlds):
         for t in range(4):
-            m, c = contract_result(deal, me, t, trick_order)
+            m, c = settle(i, deal, Contract(me, t))
             made[t].append(m)
             chel[t].append(c)
         contract = auction(deal, policy, skip=me)
         if contract is None:
             pass_net.append(0.0)
-            continue
-        m, c = contract_result(deal, contract.bidder, contract.trump, trick_order)
-        ok = c if contract.chelem else m
-        pass_made.append(ok)
-        pass_chelem.append(c)
-        pass_net.append(seat_net(n, me, contract, ok))
+        else:
+            ok, c = settle(i, deal, contract)
+            pass_made.append(ok)
+            pass_chelem.append(c)
+            pass_net.append(seat_net(n, me, contract, ok))
+        if progress is not None:
+            progress(i + 1, len(worlds))
+    samples = len(worlds)
     out: dict[str, BidValue] = {}
     for t in range(4):
         pm, pc = proportion(sum(made[t]), samples), proportion(sum(chel[t]), samples)
@@ -823,6 +860,7 @@ __all__ = [
     "contract_result",
     "deal_of_rows",
     "evaluate_bids",
+    "evaluate_worlds",
     "features_frame",
     "sample_deals",
     "seat_net",

@@ -23,6 +23,9 @@ Two contracts a deal:
 Each contract's PIMC play draws its worlds from the deal's play seed and the contract
 only (:func:`play_policy`), so any row replays alone with :func:`played`.
 
+:func:`evaluate_bids_pimc` is ``tricklab bid carabin`` (its default play, ``--play
+pimc``): the bid options of one hand over sampled deals, each contract played so.
+
 :func:`realplay_tables` gives the summary tables (``python -m
 analysis.bidding.carabin_realplay OUT_DIR STUDY_DIR...``).
 """
@@ -33,6 +36,7 @@ import json
 import math
 import random
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -40,12 +44,16 @@ from typing import TYPE_CHECKING, Any
 from analysis.bidding.carabin import (
     FEATURES,
     POLICIES,
+    BidValue,
     CarabinBidView,
     LogisticRule,
+    Policy,
     auction,
     carabin_features,
     contract_result,
+    evaluate_worlds,
     fit_rule,
+    sample_deals,
     thumb_policy,
 )
 from analysis.bidding.equilibrium import write_tables
@@ -88,6 +96,32 @@ def play_policy(
     return CarabinPimc(samples, seed=random.Random(key), time_limit=time_limit)
 
 
+def pimc_played(
+    deal: Deal,
+    contract: Contract,
+    play_seed: int,
+    samples: int = DEFAULT_SAMPLES,
+    time_limit: float | None = None,
+    trick_order: str = "alternate",
+) -> tuple[bool, bool, int]:
+    """``contract`` of ``deal`` played by PIMC on every seat: (made, chelem, undecided).
+
+    PIMC plays the contract as bid (the bidder for making it, or for every trick if it
+    is a chelem), and as a chelem (the bidder for every trick, the others against); a
+    chelem contract is played once. ``undecided`` counts the searches of the two plays
+    stopped by ``time_limit``.
+    """
+    slam = Contract(contract.bidder, contract.trump, True)
+    policy = play_policy(play_seed, slam, samples, time_limit)
+    chelem = play_carabin(deal, slam, [policy] * deal.players, trick_order).made
+    undecided = policy.stats.undecided
+    if contract.chelem:
+        return chelem, chelem, undecided
+    policy = play_policy(play_seed, contract, samples, time_limit)
+    made = play_carabin(deal, contract, [policy] * deal.players, trick_order).made
+    return made, chelem, undecided + policy.stats.undecided
+
+
 def played(
     deal: Deal,
     contract: Contract,
@@ -96,21 +130,54 @@ def played(
     time_limit: float | None = None,
     trick_order: str = "alternate",
 ) -> Played:
-    """``contract`` of ``deal`` double dummy (:func:`contract_result`) and by PIMC.
-
-    PIMC plays the contract as bid (the bidder for making it, or for every trick if it
-    is a chelem), and as a chelem; a chelem contract is played once.
-    """
+    """``contract`` of ``deal`` double dummy (:func:`contract_result`) and by PIMC
+    (:func:`pimc_played`)."""
     made, chelem = contract_result(deal, contract.bidder, contract.trump, trick_order)
-    slam = Contract(contract.bidder, contract.trump, True)
-    policy = play_policy(play_seed, slam, samples, time_limit)
-    pimc_chelem = play_carabin(deal, slam, [policy] * deal.players, trick_order).made
-    undecided = policy.stats.undecided
+    pimc = pimc_played(deal, contract, play_seed, samples, time_limit, trick_order)
     if contract.chelem:
-        return Played(chelem, chelem, pimc_chelem, pimc_chelem, undecided)
-    policy = play_policy(play_seed, contract, samples, time_limit)
-    pimc_made = play_carabin(deal, contract, [policy] * deal.players, trick_order).made
-    return Played(made, chelem, pimc_made, pimc_chelem, undecided + policy.stats.undecided)
+        made = chelem
+    return Played(made, chelem, *pimc)
+
+
+#: Seconds a PIMC search at 5 and 6 players (a rare one takes minutes), as the
+#: published ``carabin-realplay`` studies; 3 and 4 players have no limit.
+BID_TIME_LIMIT = 0.5
+
+
+def evaluate_bids_pimc(
+    view: CarabinBidView,
+    samples: int = 50,
+    seed: int = 0,
+    policy: Policy | None = None,
+    trick_order: str = "alternate",
+    play_samples: int = DEFAULT_SAMPLES,
+    time_limit: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, BidValue]:
+    """:func:`analysis.bidding.carabin.evaluate_bids` with every contract played by PIMC
+    on every seat (:func:`pimc_played`, ``play_samples`` worlds a decision) instead of
+    double dummy: the bidder plays to make it, the others to beat it, and once more for
+    every trick (its ``chelem``). The same worlds as double dummy for the same ``seed``;
+    each world's play seed is drawn after them.
+
+    ``time_limit``: seconds a search (None: none; :data:`BID_TIME_LIMIT` for 5 and 6
+    players when not given).
+    """
+    if samples < 1:
+        raise RulesError(f"invalid samples {samples} (at least 1)")
+    if time_limit is None and view.players >= 5:
+        time_limit = BID_TIME_LIMIT
+    rng = random.Random(seed)
+    worlds = sample_deals(view, samples, rng)
+    play_seeds = [rng.getrandbits(64) for _ in worlds]
+
+    def settle(i: int, deal: Deal, contract: Contract) -> tuple[bool, bool]:
+        made, chelem, _ = pimc_played(
+            deal, contract, play_seeds[i], play_samples, time_limit, trick_order
+        )
+        return made, chelem
+
+    return evaluate_worlds(view, worlds, settle, policy, progress)
 
 
 _RESULTS = ("dd_made", "dd_chelem", "pimc_made", "pimc_chelem", "undecided")
@@ -655,9 +722,12 @@ if __name__ == "__main__":
 __all__ = [
     "BAR",
     "Played",
+    "BID_TIME_LIMIT",
     "by_seat",
+    "evaluate_bids_pimc",
     "fit_and_measure",
     "make_rates",
+    "pimc_played",
     "play_policy",
     "played",
     "probe_frame",

@@ -557,9 +557,12 @@ class BidView:
 
     @classmethod
     def parse(cls, text: str) -> BidView:
-        """Read ``seat=<E|D> hand=<six cards> turn=<card>`` (any order).
+        """Read ``seat=<E|D> hand=<six cards> turn=<card>`` (any order). The hand may
+        leave out the suits after its last card (``AT7.KJ9`` is ``AT7.KJ9..``).
 
         >>> str(BidView.parse("turn=qd hand=AT7.KJ9.. seat=e"))
+        'seat=E hand=AT7.KJ9.. turn=QD'
+        >>> str(BidView.parse("seat=E turn=QD hand=AT7.KJ9"))
         'seat=E hand=AT7.KJ9.. turn=QD'
 
         Raises:
@@ -568,7 +571,7 @@ class BidView:
         """
         f = parse_fields(text, cls.KEYS, cls.KEYS, what="bidding view")
         seat = seat_of(f["seat"], text)
-        hand = parse_holding(f["hand"], text)
+        hand = parse_holding(f["hand"], text, short=True)
         turn = parse_card(f["turn"], text)
         if hand & ~PACK:
             raise RulesError(

@@ -22,13 +22,14 @@ before. Each side plays for its own card points, as in the deal table.
   (:func:`shared_policy`);
 - :func:`realplay_chunk` is the ``klabberjass-realplay`` study (its deals:
   :func:`realplay_deals`; ``tricklab bench klabberjass --what realplay`` times it);
-- :func:`evaluate_view_pimc` is ``tricklab bid klabberjass --play pimc``.
+- :func:`evaluate_view_pimc` is ``tricklab bid klabberjass`` (its default play, ``--play
+  pimc``).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -246,23 +247,30 @@ def evaluate_view_pimc(
     seed: int = 0,
     rules: Rules = SEED,
     play_samples: int = DEFAULT_SAMPLES,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Estimate]:
     """:func:`analysis.bidding.klabberjass.evaluate_view` with each world's contracts
     played by PIMC (``play_samples`` worlds a decision) instead of double dummy; the
     declarations and the dix are the deal table's. The same worlds as double dummy for
-    the same ``seed``."""
+    the same ``seed``. ``progress`` is called with (worlds done, samples) after each
+    world."""
     rng = random.Random(seed)
     worlds = sample_worlds(view, samples, rng)
     play_seeds = [rng.getrandbits(64) for _ in worlds]
     ts = view.turn >> 4
     values: dict[str, list[float]] = {}
-    for world, table, pseed in zip(worlds, deal_tables(worlds, rules), play_seeds, strict=True):
+    tables = deal_tables(worlds, rules)
+    for done, (world, table, pseed) in enumerate(
+        zip(worlds, tables, play_seeds, strict=True), start=1
+    ):
         played = realplay_table(world, table, play_samples, pseed, rules)
         for row, (_dd, pimc) in zip(table, played, strict=True):
             mine = row.bidder == view.seat
             who = "" if mine else "opp "
             what = "take" if row.trump == ts else f"name {SUITS[row.trump]}"
             values.setdefault(who + what, []).append(pimc.net if mine else -pimc.net)
+        if progress is not None:
+            progress(done, samples)
     return {k: Estimate.of(v) for k, v in values.items()}
 
 

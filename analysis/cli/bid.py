@@ -1,22 +1,33 @@
 """``tricklab bid <game> "<bidding view>"``: the expected net of each bid from one hand.
 
 What the player knows when he bids: his first cards and the turn-up (Klabberjass
-``seat=E hand=AT7.KJ9.. turn=QD``, six cards), or his left and right hands (Carabin
-``players=4 seat=1 hand=AKQJ.../T987... turn=2C``). Deals consistent with it are
-drawn, each contract is played out, and each option's net per deal for the viewer is
-averaged, with its 95 % interval. The card play is double dummy (every player sees
-every card), which is optimistic for the side that plays best with full knowledge; the
-output says so. Klabberjass ``--play pimc`` plays each drawn deal's contracts by PIMC
-instead (each player from his own information, ``--worlds`` worlds a decision; the
-declarations are the double-dummy table's: :mod:`analysis.bidding.realplay`).
+``seat=E turn=QD hand=AT7.KJ9``, six cards), or his left and right hands (Carabin
+``players=4 seat=1 hand=AKQJ/T987 turn=2C``; without ``players=`` the view takes
+``--players``, default 4). A hand may leave out the suits after its last card
+(``AT7.KJ9`` is ``AT7.KJ9..``). Deals consistent with it are drawn, each contract is
+played out, and each option's net per deal for the viewer is averaged, with its 95 %
+interval.
+
+The card play is real play by default (``--play pimc``): each player chooses his cards
+from his own information by PIMC (``--worlds`` worlds a decision), as in the studies
+the bidding rules are derived from. Klabberjass: :func:`analysis.bidding.realplay.
+evaluate_view_pimc` (the declarations are the double-dummy table's); Carabin:
+:func:`analysis.bidding.carabin_realplay.evaluate_bids_pimc` (every seat by PIMC, the
+bidder playing to make the contract, the others to beat it, and once more for every
+trick). ``--play dd`` is the fast alternative: every player sees every card, which is
+optimistic for the side that would have to guess. The output names the play model.
+Draws of many deals show their progress on stderr.
+
 Klabberjass also shows the **scorecard** (:mod:`analysis.bidding.scorecard`): the
 bidding rule derived from real play as a point count, with the hand's count for the
 turn-up suit and its best other suit, the seat's marks and the advice.
-``--json`` prints ``{"view", "play", "worlds", "samples", "seed", "options": {option:
-{"mean", "low", "high", "n", ...}}, "scorecard": {"seed", "take": {"suit", "count",
-"mark", "bid"}, "name": {...}}}`` (``worlds`` null for double dummy; ``scorecard``
-only for Klabberjass, null if the scorecard file is not installed). Carabin adds
-``"rule"``: the real-play rule's advice for the turn-up suit
+``--json`` prints ``{"view", "rules", "play", "worlds", "samples", "seed", "options":
+{option: {"mean", "low", "high", "n", ...}}, "scorecard": {"seed", "rules", "take":
+{"suit", "count", "mark", "bid"}, "name": {...}}}`` (``play`` ``"pimc"`` or
+``"double-dummy"``, ``worlds`` null for double dummy; ``scorecard`` null if the
+scorecard file is not installed). Carabin has ``"trick_order"`` for ``"rules"``, adds
+``"made"`` and ``"chelem"`` rates to each option, and ``"rule"`` for ``"scorecard"``:
+the real-play rule's advice for the turn-up suit
 (:func:`analysis.bidding.carabin_realplay.rule_advice`).
 """
 
@@ -27,17 +38,25 @@ import json
 import math
 from typing import Any
 
-from analysis.cli.common import add_game, add_players, add_rules, count, game_of, whole
+from analysis.cli.common import (
+    PLAYERS,
+    Progress,
+    add_game,
+    add_rules,
+    count,
+    game_of,
+    whole,
+)
 from solver.cards import SUIT_SYMBOLS, SUITS
 from solver.errors import UsageError
 
-HELP = "expected net of each bid from one hand (sampled deals)"
+HELP = "expected net of each bid from one hand (sampled deals, real play by default)"
 
 #: Runnable examples, shown under ``tricklab bid --help`` (and run by the tests).
 EXAMPLES = (
-    'tricklab bid klabberjass "seat=E hand=AT7.KJ9.. turn=QD" --samples 100 --seed 1',
-    'tricklab bid klabberjass "seat=E hand=AT7.KJ9.. turn=QD" --samples 20 --play pimc',
-    'tricklab bid carabin "players=3 seat=1 hand=AKQJ.../T987... turn=2C" --samples 30 --json',
+    'tricklab bid klabberjass "seat=E turn=QD hand=AT7.KJ9" --samples 10 --seed 1',
+    'tricklab bid klabberjass "seat=E turn=QD hand=AT7.KJ9" --samples 100 --play dd',
+    'tricklab bid carabin "seat=1 hand=AKQJ/T987 turn=2C" --players 3 --samples 3 --json',
 )
 
 PLAY = "double-dummy"
@@ -49,6 +68,22 @@ PIMC_NOTE = (
     "cards played by PIMC ({worlds} worlds a decision: each player sees only his own cards), "
     "declarations as double dummy"
 )
+CARABIN_PIMC_NOTE = (
+    "cards played by PIMC at every seat ({worlds} worlds a decision: each player sees only "
+    "his own cards; the bidder plays to make the contract, the others to beat it)"
+)
+
+#: Deals drawn by default: (game, play) -> deals. Klabberjass PIMC costs about 65 ms a
+#: deal; Carabin's about 0.15-0.25 s a deal at 3 players, 0.65 s at 4, 3 s at 5 and 9 s
+#: at 6 (one core, each search cut at 0.5 s from 5 players), so it draws fewer deals to
+#: stay interactive: :data:`CARABIN_PIMC_FEW` at 5 and 6 players (docs/cli.md, bid).
+DEFAULT_SAMPLES = {
+    ("klabberjass", "dd"): 200,
+    ("klabberjass", "pimc"): 200,
+    ("carabin", "dd"): 50,
+    ("carabin", "pimc"): 20,
+}
+CARABIN_PIMC_FEW = 5
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,23 +91,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_game(parser)
     parser.add_argument(
         "view",
-        help='what the bidder knows, e.g. "seat=E hand=AT7.KJ9.. turn=QD" (Klabberjass: '
-        'his six cards) or "players=4 seat=1 hand=AKQJ.../T987... turn=2C" (Carabin)',
+        help='what the bidder knows, e.g. "seat=E turn=QD hand=AT7.KJ9" (Klabberjass: '
+        'his six cards) or "players=4 seat=1 hand=AKQJ/T987 turn=2C" (Carabin: left/right '
+        "hands); a hand may leave out the suits after its last card (S H D C order)",
     )
     parser.add_argument(
         "--samples",
         type=count("--samples", 1, 100_000),
         default=None,
-        help="deals to draw (default 200 for klabberjass, 50 for carabin)",
+        help="deals to draw (default 200 for klabberjass; for carabin 20 with --play pimc, "
+        "5 at 5-6 players, and 50 with --play dd): fewer deals, wider intervals",
     )
     parser.add_argument("--seed", type=whole("--seed"), default=1, help="seed of the draw")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
         "--play",
-        choices=("dd", "pimc"),
-        default="dd",
-        help="card play of the drawn deals: dd double dummy (default), pimc each player from "
-        "his own information (Klabberjass)",
+        choices=("pimc", "dd"),
+        default="pimc",
+        help="card play of the drawn deals: pimc each player from his own information "
+        "(default, real play), dd double dummy (every player sees every card: fast, "
+        "optimistic)",
     )
     parser.add_argument(
         "--worlds",
@@ -80,7 +118,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="with --play pimc: worlds a decision (default 20)",
     )
-    add_players(parser)
+    parser.add_argument(
+        "--players",
+        type=PLAYERS,
+        default=None,
+        help="carabin: number of players, 3-6, for a view without players= (default 4)",
+    )
     add_rules(parser)
 
 
@@ -93,31 +136,37 @@ def _estimate(e: Any) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``tricklab bid``."""
-    if args.players is not None:
-        raise UsageError("--players is not needed: a Carabin bidding view says players=")
+    if args.game == "klabberjass" and args.players is not None:
+        raise UsageError(
+            f"--players {args.players} is for carabin: klabberjass is played by two players"
+        )
     game = game_of(args)
     if args.worlds is not None and args.play != "pimc":
         raise UsageError("--worlds is for --play pimc")
-    if game.name == "klabberjass":
-        report, lines = _klabberjass(args, game)
-    else:
-        report, lines = _carabin(args, game)
+    progress = Progress("bid", "deals")
+    try:
+        if game.name == "klabberjass":
+            report, lines = _klabberjass(args, game, progress)
+        else:
+            report, lines = _carabin(args, game, progress)
+    finally:
+        progress.done()
     print(json.dumps(report) if args.json else "\n".join(lines))
     return 0
 
 
-def _klabberjass(args: argparse.Namespace, game: Any) -> tuple[dict, list[str]]:
+def _klabberjass(args: argparse.Namespace, game: Any, progress: Progress) -> tuple[dict, list[str]]:
     from analysis.bidding.klabberjass import BidView, evaluate_view
 
     view = BidView.parse(args.view)
-    samples = args.samples or 200
+    samples = args.samples or DEFAULT_SAMPLES[game.name, args.play]
     worlds = None
     if args.play == "pimc":
         from analysis.bidding.realplay import evaluate_view_pimc
-        from analysis.play import DEFAULT_SAMPLES
+        from analysis.play import DEFAULT_SAMPLES as WORLDS
 
-        worlds = args.worlds or DEFAULT_SAMPLES
-        values = evaluate_view_pimc(view, samples, args.seed, game.rules, worlds)
+        worlds = args.worlds or WORLDS
+        values = evaluate_view_pimc(view, samples, args.seed, game.rules, worlds, progress)
         play, note = PIMC, PIMC_NOTE.format(worlds=worlds)
     else:
         values = evaluate_view(view, samples, args.seed, game.rules)
@@ -190,15 +239,34 @@ def _scorecard(view: Any, rules: str) -> dict | None:
     return {"seed": mine[0].get("seed"), "rules": rules, **advice}
 
 
-def _carabin(args: argparse.Namespace, game: Any) -> tuple[dict, list[str]]:
+def _carabin(args: argparse.Namespace, game: Any, progress: Progress) -> tuple[dict, list[str]]:
     from analysis.bidding.carabin import CarabinBidView, evaluate_bids
 
-    view = CarabinBidView.parse(args.view)
-    if args.play != "dd":
-        raise UsageError("--play pimc is for klabberjass (Carabin bids are played double dummy)")
-    samples = args.samples or 50
+    view = CarabinBidView.parse(args.view, players=game.rules.players)
+    if args.players is not None and view.players != args.players:
+        raise UsageError(
+            f"--players {args.players} contradicts players={view.players} in the view "
+            f'"{args.view}" (give the number once, or the same)'
+        )
+    samples = args.samples or DEFAULT_SAMPLES[game.name, args.play]
+    if args.samples is None and args.play == "pimc" and view.players >= 5:
+        samples = CARABIN_PIMC_FEW
     order = getattr(game.rules, "trick_order", "alternate")
-    values = evaluate_bids(view, samples, args.seed, trick_order=order)
+    worlds = None
+    if args.play == "pimc":
+        from analysis.bidding.carabin_realplay import BID_TIME_LIMIT, evaluate_bids_pimc
+        from analysis.play import DEFAULT_SAMPLES as WORLDS
+
+        worlds = args.worlds or WORLDS
+        values = evaluate_bids_pimc(
+            view, samples, args.seed, trick_order=order, play_samples=worlds, progress=progress
+        )
+        play, note = PIMC, CARABIN_PIMC_NOTE.format(worlds=worlds)
+        if view.players >= 5:
+            note += f", each search cut at {BID_TIME_LIMIT:g} s"
+    else:
+        values = evaluate_bids(view, samples, args.seed, trick_order=order, progress=progress)
+        play, note = PLAY, PLAY_NOTE
     options = {
         k: {**_estimate(v.net), "made": _estimate(v.made), "chelem": _estimate(v.chelem)}
         for k, v in values.items()
@@ -206,15 +274,15 @@ def _carabin(args: argparse.Namespace, game: Any) -> tuple[dict, list[str]]:
     report = {
         "view": str(view),
         "trick_order": order,
-        "play": PLAY,
-        "worlds": None,
+        "play": play,
+        "worlds": worlds,
         "samples": samples,
         "seed": args.seed,
         "options": options,
     }
     lines = [
         f"Bidding view {view} ({order})",
-        f"  {samples} deals drawn consistent with it (seed {args.seed}); {PLAY_NOTE}",
+        f"  {samples} deals drawn consistent with it (seed {args.seed}); {note}",
         "  your net a deal in game points [95 % interval], made and chelem rates:",
     ]
     for key, v in values.items():

@@ -228,11 +228,16 @@ def hand_of(text: str, context: str | None = None) -> int:
     raise NotationError(f"invalid hand '{text}'{where} (expected L or R)")
 
 
-def parse_two_hands(text: str, context: str | None = None) -> tuple[int, int]:
-    """Read ``<L holding>/<R holding>``.
+def parse_two_hands(
+    text: str, context: str | None = None, *, short: bool = False
+) -> tuple[int, int]:
+    """Read ``<L holding>/<R holding>`` (``short``: each may give fewer than four
+    suits, see :func:`solver.cards.parse_holding`).
 
     >>> [format_holding(h) for h in parse_two_hands("A...K/..2.")]
     ['A...K', '..2.']
+    >>> [format_holding(h) for h in parse_two_hands("AKQJ/.T987", short=True)]
+    ['AKQJ...', '.T987..']
     """
     left, slash, right = text.partition("/")
     if not slash:
@@ -241,7 +246,7 @@ def parse_two_hands(text: str, context: str | None = None) -> tuple[int, int]:
             f"invalid hands '{text}'{where} "
             "(expected <left holding>/<right holding>, like A.K.Q.J/...5432)"
         )
-    return parse_holding(left, context), parse_holding(right, context)
+    return parse_holding(left, context, short=short), parse_holding(right, context, short=short)
 
 
 def format_two_hands(hands: tuple[int, int]) -> str:

@@ -173,6 +173,36 @@ def test_holding_round_trip(mask: int) -> None:
     assert text.count(".") == 3
 
 
+@settings(max_examples=200)
+@given(masks)
+def test_short_holding_leaves_out_the_void_suits_after_the_last_card(mask: int) -> None:
+    """``short=True`` (a bidding view's hand): the trailing void suits may be left out,
+    and the holding reads the same; without it, four suits are required."""
+    text = format_holding(mask)
+    trimmed = text.rstrip(".")
+    for dots in range(text.count(".") - trimmed.count(".") + 1):
+        assert parse_holding(trimmed + "." * dots, short=True) == mask
+    assert parse_holding(text, short=True) == mask
+    if trimmed.count(".") < 3:
+        with pytest.raises(NotationError, match="expected four suits"):
+            parse_holding(trimmed)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("A.K.Q.J.T", "invalid holding 'A.K.Q.J.T' .*expected at most four suits"),
+        ("AT7.KJ9....", "expected at most four suits"),
+        ("AX7.KJ9", "invalid rank 'X' in holding 'AX7.KJ9'"),
+        ("AA7.KJ9", "card AS twice in holding 'AA7.KJ9'"),
+        ("A.KK", "card KH twice in holding 'A.KK'"),
+    ],
+)
+def test_short_holding_stays_strict_otherwise(text: str, message: str) -> None:
+    with pytest.raises(NotationError, match=message):
+        parse_holding(text, short=True)
+
+
 @settings(max_examples=100)
 @given(masks, st.randoms(use_true_random=False))
 def test_non_canonical_holding_reads_the_same(mask: int, rng: random.Random) -> None:

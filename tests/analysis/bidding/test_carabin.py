@@ -117,7 +117,9 @@ def test_evaluation_equals_the_deal_table_of_the_same_worlds():
         assert result[f"name {SUITS[t]}"].made.mean == made[t] / 6
         assert result[f"chelem {SUITS[t]}"].net.mean == pytest.approx((4 * chelem[t] - 12) / 6)
     assert result["take"].net.low <= result["take"].net.mean <= result["take"].net.high
-    assert evaluate_bids(view, samples=6, seed=3) == result
+    calls: list[tuple[int, int]] = []
+    assert evaluate_bids(view, samples=6, seed=3, progress=lambda *a: calls.append(a)) == result
+    assert calls == [(k, 6) for k in range(1, 7)]
     with pytest.raises(RulesError):
         evaluate_bids(view, samples=0)
 

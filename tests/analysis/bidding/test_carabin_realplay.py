@@ -9,10 +9,22 @@ import statistics
 import pandas as pd
 import pytest
 
-from analysis.bidding.carabin import auction, carabin_features, contract_result, thumb_policy
+from analysis.bidding import carabin_realplay
+from analysis.bidding.carabin import (
+    CarabinBidView,
+    auction,
+    carabin_features,
+    contract_result,
+    evaluate_bids,
+    sample_deals,
+    seat_net,
+    thumb_policy,
+)
 from analysis.bidding.carabin_realplay import (
+    BID_TIME_LIMIT,
     STUDY_COLUMNS,
     by_seat,
+    evaluate_bids_pimc,
     make_rates,
     realplay_chunk,
     realplay_params,
@@ -95,6 +107,59 @@ def test_pimc_columns_are_play_carabin_replayed_alone(chunk):
             assert chunk["pimc_made"][i] == _replay(deal, c, play_seed, 3)
             checked += 1
     assert checked > 0
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_pimc_bid_evaluation_plays_the_same_worlds_on_every_seat(players):
+    """The bid options by PIMC: the worlds of the double-dummy evaluation, each contract
+    (and its chelem) replayed alone by PIMC from the world's play seed."""
+    view = CarabinBidView.parse(f"players={players} seat=1 hand=AKQ2.../7.9.2.3 turn=5S")
+    calls: list[tuple[int, int]] = []
+    values = evaluate_bids_pimc(
+        view, 3, seed=4, play_samples=3, progress=lambda *a: calls.append(a)
+    )
+    assert calls == [(1, 3), (2, 3), (3, 3)]
+    assert values == evaluate_bids_pimc(view, 3, seed=4, play_samples=3)
+    assert set(values) == set(evaluate_bids(view, 3, seed=4))
+    rng = random.Random(4)
+    worlds = sample_deals(view, 3, rng)
+    seeds = [rng.getrandbits(64) for _ in worlds]
+    ts = view.turn >> 4
+    for t in range(4):
+        made = [_replay(w, Contract(1, t), s, 3) for w, s in zip(worlds, seeds, strict=True)]
+        slam = [_replay(w, Contract(1, t, True), s, 3) for w, s in zip(worlds, seeds, strict=True)]
+        chelem = "chelem" if t == ts else f"chelem {'SHDC'[t]}"
+        take = "take" if t == ts else f"name {'SHDC'[t]}"
+        assert values[take].net.mean == pytest.approx(statistics.mean(1 if m else -1 for m in made))
+        assert values[take].chelem.mean == pytest.approx(statistics.mean(slam))
+        assert values[chelem].net.mean == pytest.approx(
+            statistics.mean(2 if c else -2 for c in slam)
+        )
+    nets = []
+    for w, s in zip(worlds, seeds, strict=True):
+        contract = auction(w, thumb_policy, skip=1)
+        ok = contract is not None and _replay(w, contract, s, 3)
+        nets.append(0.0 if contract is None else seat_net(players, 1, contract, ok))
+    assert values["pass"].net.mean == pytest.approx(statistics.mean(nets))
+
+
+def test_pimc_bid_evaluation_cuts_searches_at_five_and_six_players(monkeypatch):
+    limits = set()
+
+    def fake(deal, contract, play_seed, samples, time_limit, trick_order):
+        limits.add(time_limit)
+        return False, False, 0
+
+    monkeypatch.setattr(carabin_realplay, "pimc_played", fake)
+    for players, limit in ((4, None), (5, BID_TIME_LIMIT), (6, BID_TIME_LIMIT)):
+        limits.clear()
+        view = CarabinBidView.parse(f"players={players} seat=0 hand=AKQ2.../7.9.2.3 turn=5S")
+        evaluate_bids_pimc(view, 2, seed=1)
+        assert limits == {limit}
+    evaluate_bids_pimc(view, 2, seed=1, time_limit=2.0)
+    assert limits == {BID_TIME_LIMIT, 2.0}
+    with pytest.raises(RulesError, match="samples"):
+        evaluate_bids_pimc(view, 0)
 
 
 def test_pimc_differs_from_double_dummy_somewhere():

@@ -209,7 +209,9 @@ def test_a_tiny_study_runs_and_its_params_are_checked_first(tmp_path):
 def test_pimc_bid_evaluation_uses_the_same_worlds_and_its_own_play():
     view = BidView.parse("seat=E hand=AT7.KJ9.. turn=QD")
     pimc = evaluate_view_pimc(view, 6, seed=2, play_samples=4)
-    assert pimc == evaluate_view_pimc(view, 6, seed=2, play_samples=4)
+    calls: list[tuple[int, int]] = []
+    again = evaluate_view_pimc(view, 6, seed=2, play_samples=4, progress=lambda *a: calls.append(a))
+    assert pimc == again and calls == [(k, 6) for k in range(1, 7)]
     dd = evaluate_view(view, 6, seed=2)
     assert sorted(pimc) == sorted(dd) and all(e.n == 6 for e in pimc.values())
     # recomputed by hand: the same worlds, each contract played by its PIMC policy
