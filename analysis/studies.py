@@ -231,13 +231,13 @@ STUDIES: dict[str, Study] = {
             "klabberjass-sinking-realplay",
             "Klabberjass: for bidders holding sequences or Bella, declare or sink the runs "
             "played by PIMC on both sides, or by alphamu (play=, depth=), and double dummy, "
-            "Bella decided when played, flagged by how likely the derived auction reaches "
-            "the contract",
+            "Bella decided when played, flagged by how likely the derived auction (classic "
+            "rules: the classic scorecard's) reaches the contract",
             "analysis.bidding.sinking_realplay:sinking_realplay_chunk",
             20,
             {"rules": "seed", "samples": 20, "sink_samples": 20, "play": "pimc", "depth": 2},
             {
-                "rules": _choice("seed"),
+                "rules": _RULES,
                 "samples": _COUNT,
                 "sink_samples": _COUNT,
                 "play": _choice("pimc", "alphamu"),

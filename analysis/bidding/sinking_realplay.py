@@ -9,7 +9,11 @@ decides Bella before the first trick. Here (the ``klabberjass-sinking-realplay``
   :mod:`analysis.matches` reaches it (both seats bidding by the derived rule; its mixed
   strategies give a probability, not a yes/no) and one draw of that auction
   (``reached``). Summaries report the contracts the auction reaches (rows weighted by
-  ``reach``) and all contracts (unweighted).
+  ``reach``) and all contracts (unweighted). The derived rule is solved for the seed
+  rules; under other rules (``rules=classic``) the auction is both seats bidding by the
+  published scorecard of those rules (:func:`analysis.bidding.scorecard.load`, its first
+  seed: the real-play rule as a point count), which is deterministic: ``reach`` is then 0
+  or 1 and ``reached`` the same.
 - **Card play.** The contract is played card by card by the study's ``play`` on both
   sides, ``samples`` worlds a decision: ``pimc`` (the default,
   :class:`analysis.play.Pimc`) or ``alphamu`` (:class:`analysis.alphamu.AlphaMu`,
@@ -252,6 +256,27 @@ def reach_probabilities(deal: Deal) -> dict[tuple[int, int], float]:
     return out
 
 
+def scorecard_auction(deal: Deal, rules: str) -> tuple[int, int] | None:
+    """(bidder, trump) that both seats bidding by the published scorecard of ``rules``
+    (its first seed) reach, or None if every seat passes twice.
+
+    >>> [scorecard_auction(Deal.random(i), "classic") for i in (1, 2, 6)]
+    [(1, 1), None, (0, 3)]
+    """
+    from analysis.bidding.scorecard import load
+    from analysis.matches import auction_calls
+
+    assert deal.first is not None
+    card = load(rules=rules)
+    intents = []
+    for seat in (0, 1):
+        advice = card.advise(seat, deal.first[seat], deal.turn)
+        intents.append(
+            (bool(advice["take"]["bid"]), bool(advice["name"]["bid"]), int(advice["name"]["suit"]))
+        )
+    return auction_calls(intents, deal.turn >> 4)[0]
+
+
 # ---------------------------------------------------------------------- one case
 
 
@@ -492,11 +517,8 @@ def sinking_realplay_chunk(
     cases (bidder E before D, trumps S H D C) take their seeds from :func:`case_seed`
     of ``s_i``, so any case replays alone with :func:`play_case`.
     """
-    rules = Rules.preset(str(params.get("rules", "seed")))
-    if rules != SEED:
-        raise RulesError(
-            f"invalid rules '{params.get('rules')}' (the derived auction is seed only)"
-        )
+    rules_name = str(params.get("rules", "seed"))
+    rules = Rules.preset(rules_name)
     policy = real_play(params)
     seeds = [rng.getrandbits(64) for _ in range(count)]
     cols: dict[str, list] = {k: [] for k in COLUMNS}
@@ -505,8 +527,12 @@ def sinking_realplay_chunk(
     derived = KLABBERJASS_POLICIES["derived"]
     for i, s in enumerate(seeds):
         deal = Deal.random(s)
-        reach = reach_probabilities(deal)
-        drawn = klabberjass_auction(deal, (derived, derived), random.Random(f"auction:{s}"))
+        if rules == SEED:
+            reach = reach_probabilities(deal)
+            drawn = klabberjass_auction(deal, (derived, derived), random.Random(f"auction:{s}"))
+        else:
+            drawn = scorecard_auction(deal, rules_name)
+            reach = {(b, t): float(drawn == (b, t)) for b in (0, 1) for t in range(4)}
         for b in (0, 1):
             for t in range(4):
                 if not runs(deal.hands[b]) and not has_bella(deal.hands[b], t):
@@ -935,12 +961,25 @@ def rule_sentence(tables: dict) -> str:
         for r in held.itertuples()
     )
     tail = (
-        f"(PIMC play, contracts the derived auction reaches, points a contract: sampled "
+        f"(PIMC play, contracts {auction_words(tables)} reaches, points a contract: sampled "
         f"decision {_fmt(info)}; sinking the runs from information over declaring them "
         f"{_fmt(runs_only)}; Bella decided when played over always announcing "
         f"{_fmt(bella)}; held-out threshold {held_txt})"
     )
     return f"{rule_advice(sinking_rule(tables))} {tail}."
+
+
+def auction_words(tables: dict) -> str:
+    """Which auction picks the reached contracts of the studies in ``tables``: the
+    derived (equilibrium) auction for the seed rules, the scorecard's for others.
+
+    >>> auction_words({"studies": [{"params": {"rules": "classic"}}]})
+    'the classic scorecard auction'
+    """
+    rules = {str(m["params"].get("rules", "seed")) for m in tables.get("studies", [])}
+    if rules <= {"seed"}:
+        return "the derived auction"
+    return " and ".join(f"the {r} scorecard auction" for r in sorted(rules))
 
 
 def rule_advice(rule: SinkingRule) -> str:

@@ -166,10 +166,39 @@ def test_bella_is_decided_at_the_second_king_or_queen_from_the_bidders_worlds(de
     assert fired >= 5
 
 
+def test_classic_rules_reach_the_contracts_of_the_classic_scorecard(tmp_path):
+    from analysis.bidding.scorecard import load
+    from analysis.bidding.sinking_realplay import scorecard_auction
+    from solver.klabberjass import Rules
+
+    run_study("klabberjass-sinking-realplay", 6, 4, tmp_path / "c", workers=1,
+              progress=False, params={"rules": "classic", "samples": 4,
+                                      "sink_samples": 4})  # fmt: skip
+    df = read_study(tmp_path / "c")
+    assert len(df) > 0 and set(df["reach"]) <= {0.0, 1.0}
+    assert (df["reach"] == df["reached"].astype(float)).all()
+    # the classic run values score the runs (a run of four is worth 50)
+    classic = Rules.preset("classic")
+    rng = chunk_rng("klabberjass-sinking-realplay", 4, 0)
+    seeds = [rng.getrandbits(64) for _ in range(6)]
+    for row in df.itertuples():
+        deal = Deal.random(seeds[row.deal])
+        drawn = scorecard_auction(deal, "classic")
+        assert row.reached == (drawn == (row.bidder, row.trump))
+        own = runs(deal.hands[row.bidder])
+        assert row.run_points == sum(r.value(classic) for r in own)
+    # the auction is the two seats bidding by the classic scorecard
+    card = load(rules="classic")
+    deal = Deal.random(seeds[0])
+    e = card.advise(0, deal.first[0], deal.turn)
+    if e["take"]["bid"]:
+        assert scorecard_auction(deal, "classic") == (0, deal.turn >> 4)
+
+
 def test_bad_input_is_one_clear_error(tmp_path):
-    with pytest.raises(StudyError, match="invalid rules 'classic'"):
+    with pytest.raises(StudyError, match="invalid rules 'schmeiss'"):
         run_study("klabberjass-sinking-realplay", 2, 1, tmp_path / "a", workers=1,
-                  progress=False, params={"rules": "classic"})  # fmt: skip
+                  progress=False, params={"rules": "schmeiss"})  # fmt: skip
     with pytest.raises(StudyError, match="invalid samples '0'"):
         run_study("klabberjass-sinking-realplay", 2, 1, tmp_path / "b", workers=1,
                   progress=False, params={"samples": 0})  # fmt: skip
