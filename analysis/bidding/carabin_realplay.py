@@ -50,6 +50,7 @@ from analysis.bidding.carabin import (
 )
 from analysis.bidding.equilibrium import write_tables
 from analysis.bidding.klabberjass import Estimate, proportion
+from analysis.bidding.verdicts import level_verdict, seeds_verdict, sign_verdict
 from analysis.play import DEFAULT_SAMPLES, CarabinPimc, play_carabin
 from analysis.studies import read_manifest, read_study
 from solver.carabin import Call, Contract, Deal, check_players
@@ -627,52 +628,6 @@ def findings_tables(root: str | Path) -> dict[str, Any]:
     }
 
 
-def sign_verdict(dd_estimate: float, low: float, high: float) -> str:
-    """What real play makes of a double-dummy *direction* (a difference or a net whose
-    sign is the claim), from the real-play 95 % interval ``[low, high]`` of the same
-    figure: ``kept`` when it lies wholly on the double-dummy figure's side of 0,
-    ``changed`` when it lies wholly on the other side (the direction reverses),
-    ``withdrawn`` when it holds 0 (real play does not show the direction).
-
-    >>> sign_verdict(0.5, 0.1, 0.3), sign_verdict(0.5, -0.3, -0.1), sign_verdict(-1, -0.2, 0.1)
-    ('kept', 'changed', 'withdrawn')
-    """
-    if low > 0 or high < 0:
-        return "kept" if (low > 0) == (dd_estimate > 0) else "changed"
-    return "withdrawn"
-
-
-def level_verdict(low: float, high: float) -> str:
-    """What real play makes of a double-dummy *level* (a make rate), from the 95 %
-    interval of the paired difference PIMC − DD on the same contracts: ``kept`` when it
-    holds 0, ``changed`` when it lies clear of 0.
-
-    >>> level_verdict(-0.02, 0.03), level_verdict(0.1, 0.3)
-    ('kept', 'changed')
-    """
-    return "changed" if low > 0 or high < 0 else "kept"
-
-
-def seeds_verdict(verdicts: dict[int, str]) -> str:
-    """One verdict from the verdicts of several seeds: the common one when every seed
-    gives it, else the seeds of each (``changed on seeds 1, 2, withdrawn on seed 3``).
-
-    >>> seeds_verdict({1: "kept", 2: "kept"})
-    'kept'
-    >>> seeds_verdict({3: "withdrawn", 1: "changed", 2: "changed"})
-    'changed on seeds 1, 2, withdrawn on seed 3'
-    """
-    if len(set(verdicts.values())) == 1:
-        return next(iter(verdicts.values()))
-    groups: dict[str, list[int]] = {}
-    for seed, v in sorted(verdicts.items()):
-        groups.setdefault(v, []).append(seed)
-    return ", ".join(
-        f"{v} on seed{'s' if len(ss) > 1 else ''} {', '.join(map(str, ss))}"
-        for v, ss in groups.items()
-    )
-
-
 def _and(items: list[Any]) -> str:
     """``3``, ``3 and 4``, ``3, 4 and 5``."""
     words = [str(x) for x in items]
@@ -757,8 +712,9 @@ def findings(tables: dict[str, Any]) -> list[str]:
     bound) stands beside it with the paired difference PIMC − DD where the same
     contracts were played both ways. The bidding rule comes from real play. Each
     double-dummy claim gets a verdict by explicit rules on the real-play intervals:
-    :func:`sign_verdict` for a direction, :func:`level_verdict` for a make rate,
-    :func:`seeds_verdict` across seeds; a figure published without an interval gets
+    :func:`analysis.bidding.verdicts.sign_verdict` for a direction,
+    :func:`~analysis.bidding.verdicts.level_verdict` for a make rate,
+    :func:`~analysis.bidding.verdicts.seeds_verdict` across seeds; a figure published without an interval gets
     none.
     """
     real, dd = tables["realplay"], tables["bidding"]
@@ -1071,7 +1027,6 @@ __all__ = [
     "findings_tables",
     "fit_and_measure",
     "gap",
-    "level_verdict",
     "make_rates",
     "play_policy",
     "played",
@@ -1081,6 +1036,4 @@ __all__ = [
     "realplay_params",
     "realplay_tables",
     "rule_sentence",
-    "seeds_verdict",
-    "sign_verdict",
 ]
