@@ -653,7 +653,7 @@ def net_interval(hands: int, bids: int, net: int) -> Estimate:
 
     >>> e = net_interval(100, 30, -10)
     >>> round(e.mean, 2), round(e.low, 3), round(e.high, 3)
-    (-0.1, -0.207, 0.007)
+    (-0.1, -0.206, 0.006)
     """
     mean = net / hands
     if hands < 2:

@@ -822,7 +822,10 @@ def findings(tables: dict[str, Any]) -> list[str]:
             dd_made=lambda d: (d["make_rate"] * d["hands"]).round(), contracts=lambda d: d["hands"]
         )
         claim = _seat_gap(big, "dd") if len(big) else None
-        words = f"{n} players {_pts(pimc.mean, pimc.low, pimc.high)} by PIMC ({ddp.mean * 100:+.1f} double dummy on the same probes)"
+        words = (
+            f"{n} players {_pts(pimc.mean, pimc.low, pimc.high)} by PIMC, "
+            f"{_pts(ddp.mean, ddp.low, ddp.high)} double dummy on the same probes"
+        )
         if claim is not None and (claim.low > 0 or claim.high < 0):
             words += (
                 f"; the double-dummy study's {_pts(claim.mean, claim.low, claim.high)} "

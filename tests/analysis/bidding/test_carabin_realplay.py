@@ -343,6 +343,11 @@ def test_the_findings_quote_the_published_tables(published):
             ) in text
         diff = (part["pimc_made"].sum() - part["dd_made"].sum()) / k
         assert f"PIMC − DD {100 * diff:+.1f} points [" in text
+    seats = real["by_seat"].query("set == 'probe' and seed == 0").sort_values("seat")
+    for n, part in seats.groupby("players"):
+        first, last = part.iloc[0], part.iloc[-1]
+        gap = last["pimc_made"] / last["contracts"] - first["pimc_made"] / first["contracts"]
+        assert f"{n} players {100 * gap:+.1f} points [" in text.split("**Seat")[1]
     for n, res in real["rule"]["players"].items():
         m, t = res["measured"]["count"], res["measured"]["thumb"]
         assert (
