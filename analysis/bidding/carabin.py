@@ -682,6 +682,24 @@ def auction_bidding(
 # ---------------------------------------------------------------- tables
 
 
+def net_interval(hands: int, bids: int, net: int) -> Estimate:
+    """The net a hand of a policy that bid ``bids`` times in ``hands`` hands, its
+    contracts netting ``net`` (+1 made, -1 failed, 0 a pass), with the normal 95 %
+    interval over hands (:meth:`Estimate.of` of the per-hand values, from the counts
+    alone: every value is +1, -1 or 0, so their squares sum to ``bids``).
+
+    >>> e = net_interval(100, 30, -10)
+    >>> round(e.mean, 2), round(e.low, 3), round(e.high, 3)
+    (-0.1, -0.206, 0.006)
+    """
+    mean = net / hands
+    if hands < 2:
+        return Estimate(mean, -math.inf, math.inf, hands)
+    var = (bids - hands * mean * mean) / (hands - 1)
+    half = 1.96 * math.sqrt(max(0.0, var) / hands)
+    return Estimate(mean, mean - half, mean + half, hands)
+
+
 def carabin_tables(frames: pd.DataFrame) -> dict:
     """The tables notebook 04 shows, from ``carabin-bidding`` studies (one per player count).
 
@@ -778,6 +796,7 @@ def carabin_tables(frames: pd.DataFrame) -> dict:
         won = np.where(bid["call"] == "chelem", bid["chelem"], bid["made"]).sum()
         pm = proportion(int(won), len(bid))
         net = 2 * int(won) - len(bid)
+        ni = net_interval(len(part), len(bid), net)
         policies.append(
             {
                 "players": n,
@@ -789,6 +808,8 @@ def carabin_tables(frames: pd.DataFrame) -> dict:
                 "low": pm.low,
                 "high": pm.high,
                 "net_per_hand": net / len(part),
+                "net_low": ni.low,
+                "net_high": ni.high,
             }
         )
     cal_df = pd.DataFrame(cal, columns=["players", "p", "made"])
@@ -862,6 +883,7 @@ __all__ = [
     "evaluate_bids",
     "evaluate_worlds",
     "features_frame",
+    "net_interval",
     "sample_deals",
     "seat_net",
 ]

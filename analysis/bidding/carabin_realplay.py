@@ -58,6 +58,7 @@ from analysis.bidding.carabin import (
 )
 from analysis.bidding.equilibrium import write_tables
 from analysis.bidding.klabberjass import Estimate, proportion
+from analysis.bidding.verdicts import level_verdict, seeds_verdict, sign_verdict
 from analysis.play import DEFAULT_SAMPLES, CarabinPimc, play_carabin
 from analysis.studies import read_manifest, read_study
 from solver.carabin import Call, Contract, Deal, check_players
@@ -659,6 +660,375 @@ def realplay_policy(view: Any, round_: int, standing: Contract | None) -> Call:
     return Call("take") if advice is not None and advice["take"] else Call("pass")
 
 
+# ---------------------------------------------------------------- findings
+
+
+def findings_tables(root: str | Path) -> dict[str, Any]:
+    """The published tables notebook 04's findings are computed from, read from the
+    project folder ``root``: ``realplay`` (this study's summary and csv files, and
+    ``rule.json`` as ``rule``), ``bidding`` (the double-dummy ``carabin-bidding`` tables
+    and ``derived_rule.json`` as ``derived_rule``), ``duplicate`` (the duplicate games of
+    the double-dummy rule against the rule of thumb) and ``seating`` (the real-play rule
+    at the table, every player count)."""
+    import pandas as pd
+
+    from analysis.bidding.equilibrium import read_tables
+
+    root = Path(root)
+    studies = root / "data/studies"
+    realplay = read_tables(studies / "carabin-realplay")
+    realplay["rule"] = json.loads((studies / "carabin-realplay/rule.json").read_text())
+    bidding = read_tables(studies / "carabin-bidding")
+    bidding["derived_rule"] = json.loads(
+        (studies / "carabin-bidding/derived_rule.json").read_text()
+    )
+    matches = studies / "carabin-matches"
+    seating = pd.concat(
+        [pd.read_csv(matches / f"realplay-seating{x}.csv") for x in ("", "-p56")],
+        ignore_index=True,
+    )
+    return {
+        "realplay": realplay,
+        "bidding": bidding,
+        "duplicate": pd.read_csv(matches / "duplicate.csv"),
+        "seating": seating,
+    }
+
+
+def _and(items: list[Any]) -> str:
+    """``3``, ``3 and 4``, ``3, 4 and 5``."""
+    words = [str(x) for x in items]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _by_count(verdicts: dict[int, str]) -> str:
+    """Player counts grouped by verdict: ``changed at 3, 4 and 5 players; at 6 players
+    changed on seeds 1, 2, kept on seed 4``."""
+    groups: dict[str, list[int]] = {}
+    for n, v in sorted(verdicts.items()):
+        groups.setdefault(v, []).append(n)
+    return "; ".join(
+        f"{v} at {_and(ns)} players" if " on seed" not in v else f"at {_and(ns)} players {v}"
+        for v, ns in groups.items()
+    )
+
+
+def _pc(e: Estimate) -> str:
+    """A rate with its interval in per cent: ``48.8 % [45.6, 52.0]``."""
+    return f"{100 * e.mean:.1f} % [{100 * e.low:.1f}, {100 * e.high:.1f}]"
+
+
+def _pts(m: float, lo: float, hi: float) -> str:
+    """A difference of rates in percentage points: ``+23.1 points [+20.0, +26.2]``."""
+    return f"{100 * m:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+
+
+def _iv(m: float, lo: float, hi: float) -> str:
+    """A net with its interval: ``+0.012 [+0.002, +0.022]``."""
+    return f"{m:+.3f} [{lo:+.3f}, {hi:+.3f}]"
+
+
+def pooled_rates(rows: pd.DataFrame) -> dict[str, Estimate]:
+    """Rows of ``make_rates`` (one contract set and player count, one row a seed) with
+    the seeds together: the DD and PIMC make rates (Wilson 95 % on the summed counts)
+    and the paired difference PIMC − DD, the seeds' paired means weighted by their
+    contracts with the normal interval of that weighted mean (the seeds are independent
+    samples; each seed's standard error is read off its 95 % interval)."""
+    n = int(rows["contracts"].sum())
+    weights = rows["contracts"] / n
+    se = (rows["diff_high"] - rows["diff_low"]) / (2 * 1.96)
+    diff = float((weights * rows["diff"]).sum())
+    half = 1.96 * math.sqrt(float((weights**2 * se**2).sum()))
+    return {
+        "dd": proportion(int(rows["dd_made"].sum()), n),
+        "pimc": proportion(int(rows["pimc_made"].sum()), n),
+        "diff": Estimate(diff, diff - half, diff + half, n),
+    }
+
+
+def gap(made_a: int, n_a: int, made_b: int, n_b: int) -> Estimate:
+    """The difference of two make rates on different hands (``a`` − ``b``) with its
+    normal 95 % interval (independent samples).
+
+    >>> e = gap(60, 100, 40, 100)
+    >>> round(e.mean, 2), round(e.low, 3), round(e.high, 3)
+    (0.2, 0.064, 0.336)
+    """
+    pa, pb = made_a / n_a, made_b / n_b
+    half = 1.96 * math.sqrt(pa * (1 - pa) / n_a + pb * (1 - pb) / n_b)
+    return Estimate(pa - pb, pa - pb - half, pa - pb + half, n_a + n_b)
+
+
+def _seat_gap(rows: pd.DataFrame, model: str, made: str = "made", n: str = "contracts") -> Estimate:
+    """Dealer minus eldest make rate of ``rows`` (one player count, one row a seat)."""
+    rows = rows.sort_values("seat")
+    first, last = rows.iloc[0], rows.iloc[-1]
+    return gap(
+        int(round(last[f"{model}_{made}"])),
+        int(last[n]),
+        int(round(first[f"{model}_{made}"])),
+        int(first[n]),
+    )
+
+
+def findings(tables: dict[str, Any]) -> list[str]:
+    """Notebook 04's findings as sentences computed from the published tables (as read
+    by :func:`findings_tables`), so the words cannot drift from the numbers.
+
+    Real play (PIMC on every seat) leads each finding; double dummy (the clairvoyant
+    bound) stands beside it with the paired difference PIMC − DD where the same
+    contracts were played both ways. The bidding rule comes from real play. Each
+    double-dummy claim gets a verdict by explicit rules on the real-play intervals:
+    :func:`analysis.bidding.verdicts.sign_verdict` for a direction,
+    :func:`~analysis.bidding.verdicts.level_verdict` for a make rate,
+    :func:`~analysis.bidding.verdicts.seeds_verdict` across seeds; a figure published without an interval gets
+    none.
+    """
+    real, dd = tables["realplay"], tables["bidding"]
+    summary = {int(n): s for n, s in real["summary"].items()}
+    counts = sorted(summary)
+    rates, seats, rule = real["make_rates"], real["by_seat"], real["rule"]
+    limits = {
+        int(m["params"]["players"]): float(m["params"].get("time_limit", 0))
+        for m in real["studies"]
+    }
+    out = []
+
+    def deals(n: int) -> str:
+        per = summary[n]["deals"]
+        return f"{n} players {sum(per.values()):,} ({' + '.join(f'{v:,}' for v in per.values())})"
+
+    out.append(
+        "**Data and play models.** Real play: every seat chooses each card by PIMC from "
+        "its own information; double dummy (every seat sees every card) is the "
+        "clairvoyant bound beside it, on the same deals. Deals, seeds together (each "
+        f"seed's in brackets): {', '.join(deals(n) for n in counts)}. The bidding rule is "
+        f"derived from real play: {rule['split']}, on the probes' PIMC outcomes. Intervals are 95 %."
+    )
+
+    # how much the sample holds: auction contracts against probes, against the bar
+    def held(n: int) -> str:
+        s = summary[n]
+        probes = sum(s["deals"].values())
+        return (
+            f"{n} players: {s['auction_made_pimc']:,} of {s['auction_contracts']:,} "
+            f"auction contracts made ({'bar met' if s['auction_made_pimc'] >= BAR else 'below the bar'}), "
+            f"{s['probe_made_pimc']:,} of {probes:,} probes "
+            f"({'bar met' if s['probe_made_pimc'] >= BAR else 'below the bar'})"
+        )
+
+    below = [n for n in counts if summary[n]["probe_made_pimc"] < BAR]
+    limited = [n for n in counts if limits.get(n)]
+    text = (
+        f"**How much the sample holds.** The bar is {BAR} contracts made under real play. "
+        "It is counted on the contracts the rule of thumb bids (the auction contracts); "
+        "the rule is fitted and measured on the probes (every probed hand taking the "
+        "turn-up suit), which hold far fewer made contracts. Made by PIMC, seeds "
+        f"together: {'; '.join(held(n) for n in counts)}."
+    )
+    if below:
+        text += f" The rule at {_and(below)} players rests on probes below the bar."
+    if limited:
+        text += (
+            f" At {_and(limited)} players every PIMC search was cut at "
+            + " and ".join(sorted({f"{limits[n]:g} s" for n in limited}))
+            + " (a world still undecided counts as half a failure for the card it was asked "
+            "about): "
+            + "searches cut: "
+            + _and([f"{summary[n]['undecided_searches']:,} at {n} players" for n in limited])
+            + ", so those rows depend on the machine's speed and load."
+        )
+    out.append(text)
+
+    # make rates: the contracts the rule of thumb bids, and every probed hand
+    def level(set_: str, n: int) -> tuple[str, str]:
+        rows = rates[(rates["set"] == set_) & (rates["players"] == n)]
+        p = pooled_rates(rows)
+        verdict = seeds_verdict(
+            {int(r.seed): level_verdict(r.diff_low, r.diff_high) for r in rows.itertuples()}
+        )
+        words = (
+            f"{n} players {_pc(p['pimc'])} by PIMC, {_pc(p['dd'])} double dummy, "
+            f"PIMC − DD {_pts(p['diff'].mean, p['diff'].low, p['diff'].high)}"
+        )
+        return words, verdict
+
+    for set_, what in (
+        ("auction", "contracts the rule of thumb bids"),
+        ("probe", "hands taking the turn-up suit whatever they hold (probes)"),
+    ):
+        levels = [level(set_, n) for n in counts]
+        out.append(
+            f"**Made, {what}** (seeds together; PIMC − DD paired by deal): "
+            + "; ".join(w for w, _ in levels)
+            + ". The double-dummy make rate (changed when the paired difference lies "
+            "clear of 0, kept when it holds 0): "
+            + _by_count({n: v for n, (_, v) in zip(counts, levels, strict=True)})
+            + "."
+        )
+    probes = {
+        n: pooled_rates(rates[(rates["set"] == "probe") & (rates["players"] == n)]) for n in counts
+    }
+    lo_n, hi_n = counts[0], counts[-1]
+    a, b = probes[lo_n]["pimc"], probes[hi_n]["pimc"]
+    trend = "kept" if b.high < a.low else "changed" if b.low > a.high else "withdrawn"
+    out.append(
+        f"**Fewer contracts made with more players**: by PIMC the probes make {_pc(a)} at "
+        f"{lo_n} players and {_pc(b)} at {hi_n}; double dummy {_pc(probes[lo_n]['dd'])} and "
+        f"{_pc(probes[hi_n]['dd'])}. Double-dummy claim {trend} (kept when the interval "
+        f"at {hi_n} players lies wholly below the one at {lo_n})."
+    )
+
+    # seat: dealer against eldest
+    dd_seat = dd["by_seat"]
+    parts = []
+    for n in counts:
+        rows = seats.query(f"set == 'probe' and seed == 0 and players == {n}")
+        pimc, ddp = _seat_gap(rows, "pimc"), _seat_gap(rows, "dd")
+        big = dd_seat[(dd_seat["players"] == n) & (dd_seat["round"] == 1)].assign(
+            dd_made=lambda d: (d["make_rate"] * d["hands"]).round(), contracts=lambda d: d["hands"]
+        )
+        claim = _seat_gap(big, "dd") if len(big) else None
+        words = (
+            f"{n} players {_pts(pimc.mean, pimc.low, pimc.high)} by PIMC, "
+            f"{_pts(ddp.mean, ddp.low, ddp.high)} double dummy on the same probes"
+        )
+        if claim is not None and (claim.low > 0 or claim.high < 0):
+            words += (
+                f"; the double-dummy study's {_pts(claim.mean, claim.low, claim.high)} "
+                f"is {sign_verdict(claim.mean, pimc.low, pimc.high)}"
+            )
+        else:
+            words += "; no double-dummy direction to test"
+        parts.append(words)
+    out.append(
+        "**Seat: the dealer against the eldest**, make rate of the probes, dealer minus "
+        "eldest (seeds together): " + "; ".join(parts) + "."
+    )
+
+    # hand features: weights without intervals
+    names = ("trumps", "honours", "side_aces", "split")
+    wr, wd = rule["rule"], dd["derived_rule"]
+
+    def weights(r: dict[str, Any], n: int) -> str | None:
+        w = r["made"].get(f"{n}-1")
+        if w is None:
+            return None
+        return ", ".join(f"{k.replace('_', ' ')} {w[r['features'].index(k)]:+.2f}" for k in names)
+
+    parts = []
+    for n in counts:
+        a_w, d_w = weights(wr, n), weights(wd, n)
+        if a_w is not None:
+            parts.append(f"{n} players {a_w}" + (f" (double dummy {d_w})" if d_w else ""))
+    out.append(
+        "**Hand features** (log-odds of making a take, a unit of each; the rule refitted "
+        "on real play, beside the double-dummy fit): "
+        + "; ".join(parts)
+        + ". These weights are published without intervals, so they carry no verdict; "
+        "the rule below uses trumps plus trump A, K and Q only."
+    )
+
+    # the rule derived from real play, the rule of thumb, and never bidding
+    pol = dd["policies"]
+    parts = []
+    for n in counts:
+        res = rule["players"].get(str(n))
+        if res is None:
+            continue
+        m, t, f = res["measured"]["count"], res["measured"]["thumb"], res["dd_fit"]
+        thumb_dd = pol[(pol["players"] == n) & (pol["policy"] == "thumb")]
+        thumb_net = float(
+            (thumb_dd["net_per_hand"] * thumb_dd["hands"]).sum() / thumb_dd["hands"].sum()
+        )
+        derived = pol[(pol["players"] == n) & (pol["policy"] == "derived")]
+        never = bool(len(derived)) and bool((derived["bid_rate"] == 0).all())
+        text = (
+            f"{n} players: take with {res['count']} or more"
+            if res["count"] <= 11
+            else f"{n} players: never take"
+        )
+        text += (
+            f", held out on {res['test_hands']:,} hands ({m['bids']} bids, {m['made']} made): "
+            f"net {_iv(m['net'], m['net_low'], m['net_high'])} a hand against passing; the "
+            f"rule of thumb {_iv(t['net'], t['net_low'], t['net_high'])} (double dummy "
+            f"{thumb_net:+.3f} a hand, a {'loss' if thumb_net < 0 else 'gain'}: "
+            f"{sign_verdict(thumb_net, t['net_low'], t['net_high'])})"
+        )
+        if never:
+            text += "; the double-dummy rule never takes: " + (
+                "kept (the real-play fit never takes either)"
+                if res["count"] > 11
+                else f"{'changed' if m['net_low'] > 0 else 'withdrawn'} (the real-play "
+                f"rule takes, its held-out net {'clear of' if m['net_low'] > 0 else 'holds'} 0)"
+            )
+        text += (
+            "; a double-dummy fit would never take"
+            if f["count"] > 11
+            else f"; a double-dummy fit would take with {f['count']} or more (held out by "
+            f"PIMC: net {_iv(f['net'], f['net_low'], f['net_high'])})"
+        )
+        parts.append(text)
+    out.append(
+        f"**The rule derived from real play** ({rule['split']}; net: +1 a take made, −1 "
+        "failed, 0 a pass): " + "; ".join(parts) + "."
+    )
+
+    # games to 10: the double-dummy rule against the rule of thumb, in duplicate
+    dup = tables["duplicate"]
+    dup = dup[dup["figure"] == "difference: derived - thumb"]
+    parts = []
+    for n, part in dup.groupby("players"):
+        pimc = part[part["play"] == "pimc"].sort_values("seed")
+        ddr = part[part["play"] == "dd"].sort_values("seed")
+        if pimc.empty or ddr.empty:
+            continue
+        dd_mean = float(ddr["estimate"].mean())
+        verdict = seeds_verdict(
+            {int(r.seed): sign_verdict(dd_mean, r.low, r.high) for r in pimc.itertuples()}
+        )
+        parts.append(
+            f"{n} players "
+            + ", ".join(
+                f"{_iv(r.estimate, r.low, r.high)} (seed {int(r.seed)}, {int(r.n)} sets)"
+                for r in pimc.itertuples()
+            )
+            + f" by PIMC ({_and(sorted({int(x) for x in pimc['samples']}))} worlds a card), "
+            + ", ".join(f"{_iv(r.estimate, r.low, r.high)}" for r in ddr.itertuples())
+            + f" double dummy: {verdict}"
+        )
+    out.append(
+        "**Games to 10 in duplicate, the double-dummy rule against the rule of thumb** "
+        "(games won a seat, derived minus thumb; the double-dummy claim: derived ahead): "
+        + "; ".join(parts)
+        + "."
+    )
+
+    # the real-play rule at the table
+    seat_t = tables["seating"]
+    pooled = seat_t[
+        (seat_t["seating"] == "pooled")
+        & (seat_t["measure"] == "games won a seat")
+        & (seat_t["b"] == "thumb")
+    ]
+    parts = []
+    for n, part in pooled.groupby("players"):
+        both = part[part["seed"].astype(str) == "both"]
+        use = both if len(both) else part
+        for r in use.itertuples():
+            label = "seeds together" if str(r.seed) == "both" else f"seed {r.seed}"
+            clear = "clear of 0" if r.low > 0 or r.high < 0 else "holds 0"
+            parts.append(
+                f"{n} players {_iv(r.estimate, r.low, r.high)} ({label}, {int(r.n)} sets, {clear})"
+            )
+    out.append(
+        "**The real-play rule at the table** against the rule of thumb (duplicate, PIMC "
+        "on every seat, games won a seat, its player minus the others in the same seats; "
+        "no double-dummy counterpart): " + "; ".join(parts) + "."
+    )
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m analysis.bidding.carabin_realplay OUT_DIR STUDY_DIR...``: the summary
     tables (``make_rates.csv``, ``by_seat.csv``, ``rule.json``, ``summary.json`` with the
@@ -725,11 +1095,15 @@ __all__ = [
     "BID_TIME_LIMIT",
     "by_seat",
     "evaluate_bids_pimc",
+    "findings",
+    "findings_tables",
     "fit_and_measure",
+    "gap",
     "make_rates",
     "pimc_played",
     "play_policy",
     "played",
+    "pooled_rates",
     "probe_frame",
     "realplay_chunk",
     "realplay_params",

@@ -83,6 +83,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from analysis.bidding.sinking import option_nets, sampled_option_nets
+from analysis.bidding.verdicts import seeds_verdict, sign_verdict
 from analysis.play import DoubleDummy, Pimc, PlayState, Policy, hidden_of, play_deal
 from analysis.studies import StudyError, read_manifest, read_study
 from solver.errors import RulesError
@@ -1000,6 +1001,96 @@ def rule_advice(rule: SinkingRule) -> str:
             "sinking sequences gains nothing measurable"
         )
     return "Declare everything: sinking gains nothing measurable in real play"
+
+
+def revisited(earlier: dict, tables: dict) -> list[str]:
+    """What real play makes of each figure of the earlier double-dummy study
+    (``klabberjass-sinking``, ``earlier`` as read by
+    :func:`analysis.bidding.equilibrium.read_tables`), in sentences computed from this
+    study's tables (``tables``, :func:`read_summary`).
+
+    Each figure's claim is a direction (a gain above 0, or a loss below it), so its
+    verdict is :func:`analysis.bidding.verdicts.sign_verdict` of the matching real-play
+    interval on each seed, combined by :func:`~analysis.bidding.verdicts.seeds_verdict`;
+    the earlier study scored every contract where the bidder holds something (*all*),
+    so that set is judged first and the contracts the derived auction reaches beside it.
+    """
+    pimc, dd, bound = "PIMC (real play)", "double dummy", "clairvoyant bound"
+    s = earlier["summary"].set_index("way")
+    never = float(s.loc["never sink (declare all)", "mean_net"])
+    view = s.loc["sampled view"]
+    none_ = float(s.loc["always sink (declare none)", "mean_net"])
+
+    def judged(start: str, claim: float, cases: str, play: str = pimc) -> str:
+        rows = _way(tables, start, cases, play)
+        verdict = seeds_verdict(
+            {int(r.seed): sign_verdict(claim, r.low, r.high) for r in rows.itertuples()}
+        )
+        return f"{_fmt(rows)}: {verdict}"
+
+    out = [
+        f"**The clairvoyant bound.** Double dummy (earlier study, "
+        f"{earlier['bidding_deals']:,} deals), sinking pays in "
+        f"{earlier['bidding_contracts_sinking_helps']:.1%} of contracts "
+        f"({earlier['bidding_mean_sink_gain']:+.2f} points a contract). The best "
+        "declaration seeing every card, over declaring everything, on all contracts "
+        + judged("double-dummy best", 1.0, "all", bound)
+        + "; on the contracts the auction reaches "
+        + judged("double-dummy best", 1.0, "reached", bound)
+        + ". A bound no player can reach: he does not see the cards.",
+        f"**The sampled decision.** The earlier study's gain of deciding from the bidder's "
+        f"view over declaring everything, {view['mean_net'] - never:+.2f} "
+        f"[{view['gain_low']:+.2f}, {view['gain_high']:+.2f}] points a contract (one seed, "
+        "all contracts, double-dummy play). In real play, all contracts: "
+        + judged("from information", 1.0, "all")
+        + "; of it, sinking the runs from information "
+        + judged("runs from information", 1.0, "all")
+        + " (double dummy "
+        + _fmt(_way(tables, "runs from information", "all", dd))
+        + ") and deciding Bella when played "
+        + judged("declare runs, Bella when played", 1.0, "all")
+        + ". On the contracts the auction reaches: "
+        + judged("from information", 1.0, "reached")
+        + "; sinking the runs from information "
+        + judged("runs from information", 1.0, "reached")
+        + "; deciding Bella when played "
+        + judged("declare runs, Bella when played", 1.0, "reached")
+        + ".",
+    ]
+    h = tables["held_out"]
+    lowest = float(THRESHOLDS[0])
+
+    def held(cases: str) -> str:
+        rows = h[(h["cases"] == cases) & (h["play"] == "pimc")].sort_values("seed")
+        verdict = seeds_verdict(
+            {int(r.seed): sign_verdict(1.0, r.low, r.high) for r in rows.itertuples()}
+        )
+        return (
+            "; ".join(
+                f"seed {r.seed}: fitted θ {r.threshold:+.0f}"
+                + (" (never sinks)" if r.threshold <= lowest else "")
+                + f", held out {r.gain:+.2f} [{r.low:+.2f}, {r.high:+.2f}]"
+                for r in rows.itertuples()
+            )
+            + f": {verdict}"
+        )
+
+    out.append(
+        f"**The threshold rule** 'declare nothing below an estimated margin of "
+        f"{earlier['threshold']:+.0f}' (fitted in sample, double dummy), refitted under "
+        "PIMC on even deals and measured on odd ones, gain over declaring everything: "
+        f"all contracts {held('all')}; contracts the auction reaches {held('reached')}."
+    )
+    out.append(
+        f"**Always sinking** nets {none_ - never:+.1f} points a contract against never "
+        "sinking in the earlier study (double dummy); in real play sinking everything "
+        "nets, all contracts "
+        + judged("sink everything", none_ - never, "all")
+        + "; contracts the auction reaches "
+        + judged("sink everything", none_ - never, "reached")
+        + "."
+    )
+    return out
 
 
 TABLES = ("gains", "hiding", "held_out", "by_margin", "counts")

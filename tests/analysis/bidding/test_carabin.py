@@ -186,3 +186,30 @@ def test_fit_rule_and_derived_policy():
     policy = DerivedPolicy(rule)
     assert policy(weak, 1, None) == Call("pass")
     assert policy(strong, 1, None) in (Call("take"), Call("chelem"))
+
+
+def test_the_net_interval_is_the_interval_of_the_hands_values():
+    from analysis.bidding.carabin import net_interval
+    from analysis.bidding.klabberjass import Estimate
+
+    for values in ([1, -1, 0, 0, 1, 1, -1, 0], [0] * 5, [-1] * 3 + [0] * 7, [1, 0]):
+        want = Estimate.of(values)
+        got = net_interval(len(values), sum(v != 0 for v in values), sum(values))
+        assert got.mean == pytest.approx(want.mean)
+        assert got.low == pytest.approx(want.low) and got.high == pytest.approx(want.high)
+
+
+def test_the_published_policy_intervals_come_from_the_tables_counts():
+    from pathlib import Path
+
+    import pandas as pd
+
+    from analysis.bidding.carabin import net_interval
+
+    root = Path(__file__).resolve().parents[3]
+    p = pd.read_csv(root / "data/studies/carabin-bidding/policies.csv")
+    for r in p.itertuples():
+        bids, net = round(r.bid_rate * r.hands), round(r.net_per_hand * r.hands)
+        e = net_interval(r.hands, bids, net)
+        assert (r.net_low, r.net_high) == pytest.approx((e.low, e.high), abs=5e-4)
+        assert r.net_low <= r.net_per_hand <= r.net_high

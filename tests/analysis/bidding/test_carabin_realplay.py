@@ -354,3 +354,138 @@ def test_the_realplay_policy_takes_as_the_published_rule_says():
             if contract is not None:
                 assert contract.bidder == first and contract.trump == deal.turn >> 4
     assert takes > 0
+
+
+# ---------------------------------------------------------------- notebook 04's findings
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[3]
+NOTEBOOK = ROOT / "notebooks/04-carabin-bidding.ipynb"
+
+
+@pytest.fixture(scope="module")
+def published():
+    from analysis.bidding.carabin_realplay import findings_tables
+
+    return findings_tables(ROOT)
+
+
+def _iv(m, lo, hi):
+    return f"{m:+.3f} [{lo:+.3f}, {hi:+.3f}]"
+
+
+def test_the_findings_quote_the_published_tables(published):
+    from analysis.bidding.carabin_realplay import BAR, findings
+    from analysis.bidding.klabberjass import proportion
+
+    lines = findings(published)
+    text = "\n".join(lines)
+    real = published["realplay"]
+    assert lines[0].startswith("**Data and play models.** Real play:")
+    assert real["rule"]["split"] in lines[0]
+    limits = {m["params"]["players"]: float(m["params"]["time_limit"]) for m in real["studies"]}
+    for n, s in real["summary"].items():
+        probes = sum(s["deals"].values())
+        bar = "bar met" if s["auction_made_pimc"] >= BAR else "below the bar"
+        assert (
+            f"{n} players: {s['auction_made_pimc']:,} of {s['auction_contracts']:,} auction "
+            f"contracts made ({bar})"
+        ) in text
+        bar = "bar met" if s["probe_made_pimc"] >= BAR else "below the bar"
+        assert f"{s['probe_made_pimc']:,} of {probes:,} probes ({bar})" in text
+        if limits[int(n)]:
+            assert f"{s['undecided_searches']:,} at {n} players" in text
+            assert f"cut at {limits[int(n)]:g} s" in text
+    rates = real["make_rates"]
+    for (set_, _n), part in rates.groupby(["set", "players"]):
+        if set_ == "probe_thumb":
+            continue
+        k = int(part["contracts"].sum())
+        for model in ("pimc", "dd"):
+            p = proportion(int(part[f"{model}_made"].sum()), k)
+            assert (
+                f"{100 * p.mean:.1f} % [{100 * p.low:.1f}, {100 * p.high:.1f}] "
+                f"{'by PIMC' if model == 'pimc' else 'double dummy'}"
+            ) in text
+        diff = (part["pimc_made"].sum() - part["dd_made"].sum()) / k
+        assert f"PIMC − DD {100 * diff:+.1f} points [" in text
+    seats = real["by_seat"].query("set == 'probe' and seed == 0").sort_values("seat")
+    for n, part in seats.groupby("players"):
+        first, last = part.iloc[0], part.iloc[-1]
+        gap = last["pimc_made"] / last["contracts"] - first["pimc_made"] / first["contracts"]
+        assert f"{n} players {100 * gap:+.1f} points [" in text.split("**Seat")[1]
+    for n, res in real["rule"]["players"].items():
+        m, t = res["measured"]["count"], res["measured"]["thumb"]
+        assert (
+            f"{n} players: take with {res['count']} or more, held out on "
+            f"{res['test_hands']:,} hands ({m['bids']} bids, {m['made']} made): net "
+            f"{_iv(m['net'], m['net_low'], m['net_high'])} a hand against passing"
+        ) in text
+        assert f"the rule of thumb {_iv(t['net'], t['net_low'], t['net_high'])}" in text
+    dup = published["duplicate"]
+    for r in dup[
+        (dup["figure"] == "difference: derived - thumb") & (dup["play"] == "pimc")
+    ].itertuples():
+        assert f"{_iv(r.estimate, r.low, r.high)} (seed {r.seed}, {r.n} sets)" in text
+    seat = published["seating"]
+    both = seat[
+        (seat["seed"] == "both")
+        & (seat["seating"] == "pooled")
+        & (seat["measure"] == "games won a seat")
+        & (seat["b"] == "thumb")
+    ]
+    assert len(both) == len(real["summary"])
+    for r in both.itertuples():
+        assert f"{r.players} players {_iv(r.estimate, r.low, r.high)} (seeds together" in text
+
+
+def test_the_verdicts_follow_the_real_play_intervals(published):
+    from analysis.bidding.carabin_realplay import findings
+
+    def games(tables):
+        return next(x for x in findings(tables) if x.startswith("**Games to 10"))
+
+    dup = published["duplicate"]
+    pimc3 = (dup["figure"] == "difference: derived - thumb") & (dup["play"] == "pimc")
+    pimc3 &= dup["players"] == 3
+    # the double-dummy rule leads; every real-play interval above 0 keeps that
+    above = dup.copy()
+    above.loc[pimc3, ["low", "high"]] = [0.01, 0.2]
+    assert "0.200] (seed 2, 80 sets) by PIMC (4 worlds a card)" in games(
+        {**published, "duplicate": above}
+    )
+    assert games({**published, "duplicate": above}).split("; 4 players")[0].endswith(": kept")
+    below = dup.copy()
+    below.loc[pimc3, ["low", "high"]] = [-0.2, -0.01]
+    assert games({**published, "duplicate": below}).split("; 4 players")[0].endswith(": changed")
+    across = dup.copy()
+    across.loc[pimc3, ["low", "high"]] = [-0.2, 0.2]
+    assert games({**published, "duplicate": across}).split("; 4 players")[0].endswith(": withdrawn")
+    one = dup.copy()
+    one.loc[pimc3 & (dup["seed"].astype(str) == "1"), ["low", "high"]] = [-0.2, 0.2]
+    one.loc[pimc3 & (dup["seed"].astype(str) == "2"), ["low", "high"]] = [0.01, 0.2]
+    assert "withdrawn on seed 1, kept on seed 2" in games({**published, "duplicate": one})
+
+
+def test_the_notebook_shows_exactly_the_findings(published, monkeypatch):
+    import json
+
+    import IPython.display
+
+    from analysis.bidding.carabin_realplay import findings
+
+    cells = json.loads(NOTEBOOK.read_text())["cells"]
+    source = ["".join(c["source"]) for c in cells]
+    code = [i for i, s in enumerate(source) if "carabin_realplay.findings(" in s]
+    assert len(code) == 1
+    (i,) = code
+    assert source[i - 1].startswith("## Findings")
+    sections = [j for j, s in enumerate(source) if s.startswith("## ")]
+    assert sections[0] == i - 1  # the findings lead the notebook
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", lambda x: shown.append(x))
+    exec(source[i], {"ROOT": ROOT})
+    assert [m.data for m in shown] == ["\n".join("- " + s for s in findings(published))]
+    # no verdict written by hand anywhere else in the notebook
+    for j, s in enumerate(source):
+        if j != i - 1:
+            assert not any(w in s for w in ("*Kept", "*Changed", "*Withdrawn", "KEPT", "CHANGED"))

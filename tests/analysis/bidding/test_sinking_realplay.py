@@ -576,3 +576,83 @@ def test_the_published_sentence_and_rule_are_computed_from_the_published_tables(
         "declare": "Declare everything",
     }
     assert tables["rule"].startswith(first_words[published_rule().kind])
+
+
+# ---------------------------------------------------------------- notebook 03, revisited
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture(scope="module")
+def sinking_tables():
+    from analysis.bidding.equilibrium import read_tables
+    from analysis.bidding.sinking_realplay import read_summary
+
+    return (
+        read_tables(ROOT / "data/studies/klabberjass-sinking"),
+        read_summary(ROOT / "data/studies/klabberjass-sinking-realplay"),
+    )
+
+
+def _verdict(rows, sign):
+    said = {
+        ("kept" if (r.low > 0) == (sign > 0) else "changed")
+        if (r.low > 0 or r.high < 0)
+        else "withdrawn"
+        for r in rows.itertuples()
+    }
+    return said.pop() if len(said) == 1 else None
+
+
+def test_the_revisited_figures_quote_the_sinking_tables(sinking_tables):
+    from analysis.bidding.sinking_realplay import revisited
+
+    earlier, tables = sinking_tables
+    lines = revisited(earlier, tables)
+    text = "\n".join(lines)
+    g = tables["gains"]
+    pimc = g[g["play"] == "PIMC (real play)"]
+    for cases in ("all", "reached"):
+        part = pimc[pimc["cases"] == cases]
+        for start, sign in (
+            ("from information", 1),
+            ("runs from information", 1),
+            ("declare runs, Bella when played", 1),
+            ("sink everything", -1),
+        ):
+            rows = part[part["way"].str.startswith(start)].sort_values("seed")
+            quoted = ", ".join(
+                f"{r.gain:+.2f} [{r.low:+.2f}, {r.high:+.2f}] (seed {r.seed})"
+                for r in rows.itertuples()
+            )
+            verdict = _verdict(rows, sign)
+            assert (f"{quoted}: {verdict}" if verdict else quoted) in text
+    # the runs sunk from information: a gain on all contracts, nothing on reached ones
+    runs = pimc[pimc["way"].str.startswith("runs from information")]
+    said = lines[1]
+    for cases in ("all", "reached"):
+        rows = runs[runs["cases"] == cases]
+        verdict = "kept" if (rows["low"] > 0).all() else "withdrawn"
+        assert (rows["low"] > 0).all() or (rows["low"] <= 0).all()
+        part = said.split("all contracts:")[1] if cases == "all" else said.split("reaches:")[1]
+        first = part.split("sinking the runs from information ")[1]
+        assert first.split(";")[0].split(" (double dummy")[0].endswith(f": {verdict}")
+    held = tables["held_out"]
+    for r in held[held["play"] == "pimc"].itertuples():
+        assert f"held out {r.gain:+.2f} [{r.low:+.2f}, {r.high:+.2f}]" in text
+
+
+def test_notebook_03_shows_exactly_the_revisited_figures(sinking_tables, monkeypatch):
+    import IPython.display
+
+    from analysis.bidding.sinking_realplay import revisited
+
+    cells = json.loads((ROOT / "notebooks/03-when-to-sink.ipynb").read_text())["cells"]
+    source = ["".join(c["source"]) for c in cells]
+    (i,) = [j for j, s in enumerate(source) if "revisited(T, R)" in s]
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", lambda x: shown.append(x))
+    exec(source[i], {"T": sinking_tables[0], "R": sinking_tables[1]})
+    assert [m.data for m in shown] == ["\n".join("- " + s for s in revisited(*sinking_tables))]
+    for s in source:  # no verdict written by hand
+        assert not any(w in s for w in ("KEPT", "CHANGED", "MEASURED", "WITHDRAWN", "(withdrawn)"))
