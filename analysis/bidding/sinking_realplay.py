@@ -13,7 +13,9 @@ decides Bella before the first trick. Here (the ``klabberjass-sinking-realplay``
   rules; under other rules (``rules=classic``) the auction is both seats bidding by the
   published scorecard of those rules (:func:`analysis.bidding.scorecard.load`, its first
   seed: the real-play rule as a point count), which is deterministic: ``reach`` is then 0
-  or 1 and ``reached`` the same.
+  or 1 and ``reached`` the same. The rules' ``bella``, runs and last trick score the
+  options; the dix and the shown bottom card of the classic rules are not modelled here
+  (nobody exchanges the trump 7, the bottom card stays unseen).
 - **Card play.** The contract is played card by card by the study's ``play`` on both
   sides, ``samples`` worlds a decision: ``pimc`` (the default,
   :class:`analysis.play.Pimc`) or ``alphamu`` (:class:`analysis.alphamu.AlphaMu`,
@@ -892,6 +894,8 @@ def _way(tables: dict, start: str, cases: str = "reached", play: str = "PIMC (re
 
 #: Where the published tables live (the rule the match policies follow is read there).
 PUBLISHED = Path(__file__).resolve().parents[2] / "data/studies/klabberjass-sinking-realplay"
+#: The same study under the classic rules (Bella 20; reached by the classic scorecard).
+PUBLISHED_CLASSIC = PUBLISHED.with_name("klabberjass-sinking-realplay-classic")
 
 
 @dataclass(frozen=True)
@@ -1117,6 +1121,11 @@ def write_summary(tables: dict, out: str | Path, command: str) -> None:
         "regenerate": [
             f"tricklab study klabberjass-sinking-realplay --deals {m['deals']} --seed {m['seed']} "
             f"--out DIR_{m['seed']} --workers 1"
+            + (
+                f" --param rules={m['params']['rules']}"
+                if m["params"].get("rules", "seed") != "seed"
+                else ""
+            )
             for m in tables["studies"]
         ],
     }

@@ -578,6 +578,19 @@ def test_the_published_sentence_and_rule_are_computed_from_the_published_tables(
     assert tables["rule"].startswith(first_words[published_rule().kind])
 
 
+def test_the_classic_tables_are_the_classic_study_and_say_which_auction():
+    from analysis.bidding.sinking_realplay import PUBLISHED_CLASSIC, read_summary
+
+    tables = read_summary(PUBLISHED_CLASSIC)
+    assert rule_sentence(tables) == tables["rule"]
+    assert "contracts the classic scorecard auction reaches" in tables["rule"]
+    assert {m["params"]["rules"] for m in tables["studies"]} == {"classic"}
+    assert sorted(m["seed"] for m in tables["studies"]) == [1, 2]
+    # the auction is deterministic: the weight of the reached contracts is the count drawn
+    c = tables["counts"]
+    assert (c["reached_weight"] == c["reached_drawn"]).all()
+
+
 # ---------------------------------------------------------------- notebook 03, revisited
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[3]
