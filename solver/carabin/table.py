@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 
@@ -92,9 +92,11 @@ def deal_table(
         rules: the rules (the trick order matters; the number of players is the deal's).
         tt_mb: transposition table size in MB (of each worker).
         time_limit: seconds for the whole table, shared among the rows not yet started;
-            a row whose share runs out gets proven bounds (see :class:`TableRow`).
-            Within a row, made or failed and the chelem are settled first (they decide
-            the score and are usually quick), then the exact points.
+            a row whose share runs out gets proven bounds (see :class:`TableRow`), and
+            the time the quicker rows leave goes, pass after pass, to the rows still
+            bounded (their bounds only narrow). Within a row, made or failed and the
+            chelem are settled first (they decide the score and are usually quick),
+            then the exact points.
         progress: called with (rows done, rows) before the first row and after each.
         workers: rows solved at once, each in a thread with its own search context
             (the searches release the GIL, so two workers use two cores). The rows are
@@ -117,59 +119,76 @@ def deal_table(
     contracts = [(b, t) for b in bidders for t in trumps]
     engine.core(tt_mb)  # made (its table allocated and cleared) before the clock starts
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    started = itertools.count()
+    rows: list[TableRow | None] = [None] * len(contracts)
+    pending = list(range(len(contracts)))
     lock = threading.Lock()
+    first = True
+    while pending:
+        started = itertools.count()
+        todo = len(pending)
 
-    def row(contract: tuple[int, int]) -> TableRow:
-        bidder, trump = contract
-        start = deal.position(bidder=bidder, trump=trump, trick_order=order)
-        if deadline is None:
-            points = engine.value(start, tt_mb=tt_mb)
-            # winning every trick takes every point, so only then is a chelem possible
-            chelem = points == total and engine.all_tricks(start, tt_mb=tt_mb)
-            return TableRow(bidder, trump, points, contract_made(points, total), chelem)
-        with lock:  # the time left is shared by the rows not started, `workers` at once
-            left = len(contracts) - next(started)
-            share = max(0.0, deadline - time.monotonic()) * min(workers, left) / left
-        return _row_within(start, bidder, trump, total, share, tt_mb)
+        def row(i: int, todo: int = todo, started: Iterator[int] = started) -> TableRow:
+            bidder, trump = contracts[i]
+            start = deal.position(bidder=bidder, trump=trump, trick_order=order)
+            if deadline is None:
+                points = engine.value(start, tt_mb=tt_mb)
+                # winning every trick takes every point, so only then is a chelem possible
+                chelem = points == total and engine.all_tricks(start, tt_mb=tt_mb)
+                return TableRow(bidder, trump, points, contract_made(points, total), chelem)
+            with lock:  # the time left is shared by the rows not started, `workers` at once
+                left = todo - next(started)
+                share = max(0.0, deadline - time.monotonic()) * min(workers, left) / left
+            return _row_within(start, bidder, trump, total, share, tt_mb, rows[i])
 
-    if progress is not None:
-        progress(0, len(contracts))
-    if workers == 1:
-        rows = []
-        for contract in contracts:
-            rows.append(row(contract))
-            if progress is not None:
-                progress(len(rows), len(contracts))
-    else:
-        rows = _in_threads(row, contracts, workers, tt_mb, progress)
-    return DealTable(rows, deal, "carabin", {"points_in_play": total})
+        shown = progress if first else None  # later passes refine rows already counted
+        if shown is not None:
+            shown(0, len(contracts))
+        if workers == 1:
+            for k, i in enumerate(pending, start=1):
+                rows[i] = row(i)
+                if shown is not None:
+                    shown(k, len(contracts))
+        else:
+            done = _in_threads(row, pending, workers, tt_mb, shown)
+            for i, one in zip(pending, done, strict=True):
+                rows[i] = one
+        first = False
+        # the time the quick rows left over goes to the rows still bounded, pass by pass
+        narrowed = [i for i in pending if (got := rows[i]) is not None and not got.exact]
+        if deadline is None or time.monotonic() >= deadline - _MIN_PASS or not narrowed:
+            break
+        pending = narrowed
+    return DealTable(list(rows), deal, "carabin", {"points_in_play": total})
+
+
+#: A pass over the bounded rows is not started with less time than this left (seconds).
+_MIN_PASS = 0.05
 
 
 def _in_threads(
-    row: Callable[[tuple[int, int]], TableRow],
-    contracts: list[tuple[int, int]],
+    row: Callable[[int], TableRow],
+    items: list[int],
     workers: int,
     tt_mb: int | None,
     progress: Callable[[int, int], None] | None,
 ) -> list[TableRow]:
-    """``row`` of every contract, ``workers`` threads at once, in the contracts' order.
-    An interruption (Ctrl-C in the main thread) stops every worker's search before it
-    is raised again."""
+    """``row`` of every item, ``workers`` threads at once, in the items' order; progress
+    counts rows done of ``len(items)``. An interruption (Ctrl-C in the main thread)
+    stops every worker's search before it is raised again."""
     contexts: list = []  # every worker's search context, to stop them
 
-    def task(contract: tuple[int, int]) -> TableRow:
+    def task(item: int) -> TableRow:
         contexts.append(engine.core(tt_mb))
-        return row(contract)
+        return row(item)
 
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="carabin-row")
-    futures = {pool.submit(task, c): i for i, c in enumerate(contracts)}
-    rows: list[TableRow | None] = [None] * len(contracts)
+    futures = {pool.submit(task, c): i for i, c in enumerate(items)}
+    rows: list[TableRow | None] = [None] * len(items)
     try:
         for done, future in enumerate(as_completed(futures), start=1):
             rows[futures[future]] = future.result()
             if progress is not None:
-                progress(done, len(contracts))
+                progress(done, len(items))
     except BaseException:
         for future in futures:
             future.cancel()
@@ -182,19 +201,32 @@ def _in_threads(
 
 
 def _row_within(
-    start: Position, bidder: int, trump: int, total: int, seconds: float, tt_mb: int | None
+    start: Position,
+    bidder: int,
+    trump: int,
+    total: int,
+    seconds: float,
+    tt_mb: int | None,
+    earlier: TableRow | None = None,
 ) -> TableRow:
-    """One row within ``seconds``: the make probe, the chelem, then the exact points."""
+    """One row within ``seconds``: the make probe, the chelem, then the exact points;
+    what an ``earlier`` pass proved of this row (its bounds, made, chelem) is kept."""
     deadline = time.monotonic() + seconds
     c = engine.core(tt_mb)
     target = total // 2 + 1  # the fewest points that make the contract
-    made = engine.within(lambda: engine.make(start, target, tt_mb=tt_mb), c, deadline)
-    chelem = (
-        engine.within(lambda: engine.all_tricks(start, tt_mb=tt_mb), c, deadline)
-        if made is not False
-        else False
-    )
+    made = earlier.made if earlier is not None else None
+    if made is None:
+        made = engine.within(lambda: engine.make(start, target, tt_mb=tt_mb), c, deadline)
+    chelem = earlier.chelem if earlier is not None else None
+    if chelem is None:
+        chelem = (
+            engine.within(lambda: engine.all_tricks(start, tt_mb=tt_mb), c, deadline)
+            if made is not False
+            else False
+        )
     lo, hi = engine.bounds(start, time_limit=max(0.0, deadline - time.monotonic()), tt_mb=tt_mb)
+    if earlier is not None and earlier.bounds is not None:
+        lo, hi = max(lo, earlier.bounds[0]), min(hi, earlier.bounds[1])
     if made is not None:  # what the probe proved holds too
         lo, hi = (max(lo, target), hi) if made else (lo, min(hi, target - 1))
     if lo == hi:

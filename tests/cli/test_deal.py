@@ -289,3 +289,20 @@ def test_ctrl_c_stops_every_worker_of_a_long_table():
     assert seconds < 5  # moments, with room for a loaded machine
     assert code == 130
     assert out == "" and "interrupted" in err
+
+
+def test_a_later_pass_keeps_what_an_earlier_one_proved_of_a_row():
+    from solver.carabin.table import TableRow, _row_within
+
+    deal = CarabinDeal.random(seed=5, players=4)
+    exact = {(r.bidder, r.trump): r for r in deal_table(deal)}
+    total = deal.points_in_play
+    for (bidder, trump), ref in list(exact.items())[:6]:
+        start = deal.position(bidder=bidder, trump=trump)
+        lo, hi = max(0, ref.points - 2), min(total, ref.points + 3)
+        earlier = TableRow(bidder, trump, lo, ref.made, None, bounds=(lo, hi))
+        again = _row_within(start, bidder, trump, total, 0.0, None, earlier)  # no time at all
+        assert again.bounds == (lo, hi) or (again.exact and again.points == ref.points)
+        assert again.made == ref.made
+        given = _row_within(start, bidder, trump, total, 30.0, None, earlier)
+        assert given.exact and given.points == ref.points and given.chelem == ref.chelem
