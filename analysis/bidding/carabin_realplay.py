@@ -660,6 +660,24 @@ def realplay_policy(view: Any, round_: int, standing: Contract | None) -> Call:
     return Call("take") if advice is not None and advice["take"] else Call("pass")
 
 
+def replication(frames: list[pd.DataFrame]) -> dict[str, Any]:
+    """The bidding rule refitted the other way round: on the probes of the second seed of
+    ``frames`` (each frame one study with a ``seed`` column) and measured on the first,
+    as :func:`fit_and_measure` does it. The published rule is fitted on the first seed;
+    this says whether a second seed finds the same rule and whether it holds on the
+    first seed's hands."""
+    import pandas as pd
+
+    df = pd.concat(frames, ignore_index=True)
+    seeds = sorted(int(s) for s in df["seed"].unique())
+    if len(seeds) < 2:
+        raise ValueError(f"replication needs two seeds, got {seeds}")
+    first, second = seeds[0], seeds[1]
+    fitted = fit_and_measure(df[df["seed"] == second], df[df["seed"] == first])
+    fitted["fitted_on_seed"], fitted["measured_on_seed"] = second, first
+    return fitted
+
+
 # ---------------------------------------------------------------- findings
 
 
@@ -678,6 +696,8 @@ def findings_tables(root: str | Path) -> dict[str, Any]:
     studies = root / "data/studies"
     realplay = read_tables(studies / "carabin-realplay")
     realplay["rule"] = json.loads((studies / "carabin-realplay/rule.json").read_text())
+    again = studies / "carabin-realplay/replication.json"
+    realplay["replication"] = json.loads(again.read_text()) if again.exists() else None
     bidding = read_tables(studies / "carabin-bidding")
     bidding["derived_rule"] = json.loads(
         (studies / "carabin-bidding/derived_rule.json").read_text()
@@ -997,6 +1017,24 @@ def findings(tables: dict[str, Any]) -> list[str]:
             + ", ".join(f"{_iv(r.estimate, r.low, r.high)}" for r in ddr.itertuples())
             + f" double dummy: {verdict}"
         )
+    again = real.get("replication")
+    if again:
+        said = []
+        for n, res in sorted(again["players"].items(), key=lambda kv: int(kv[0])):
+            c = res["measured"]["count"]
+            published = rule["players"].get(n, {}).get("count")
+            same = "the same mark" if published == res["count"] else f"published: {published}"
+            said.append(
+                f"{n} players take with {res['count']} or more ({same}); on seed "
+                f"{again['measured_on_seed']}'s {res['test_hands']:,} hands {c['bids']} bids, "
+                f"{c['made']} made, net {_iv(c['net'], c['net_low'], c['net_high'])} a hand "
+                "against passing"
+            )
+        out.append(
+            f"**The rule on a second seed**: refitted on seed {again['fitted_on_seed']} and "
+            f"measured on seed {again['measured_on_seed']} (the published rule is fitted on "
+            f"seed {again['measured_on_seed']}): " + "; ".join(said) + "."
+        )
     out.append(
         "**Games to 10 in duplicate, the double-dummy rule against the rule of thumb** "
         "(games won a seat, derived minus thumb; the double-dummy claim: derived ahead): "
@@ -1032,12 +1070,17 @@ def findings(tables: dict[str, Any]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     """``python -m analysis.bidding.carabin_realplay OUT_DIR STUDY_DIR...``: the summary
     tables (``make_rates.csv``, ``by_seat.csv``, ``rule.json``, ``summary.json`` with the
-    studies' manifests) from ``carabin-realplay`` study folders."""
+    studies' manifests) from ``carabin-realplay`` study folders. With ``--replicate``
+    first: only ``replication.json`` (:func:`replication`: the rule fitted on the second
+    seed's folders and measured on the first's)."""
 
     args = sys.argv[1:] if argv is None else argv
+    replicate = bool(args) and args[0] == "--replicate"
+    if replicate:
+        args = args[1:]
     if len(args) < 2:
         print(
-            "usage: python -m analysis.bidding.carabin_realplay OUT_DIR STUDY_DIR...",
+            "usage: python -m analysis.bidding.carabin_realplay [--replicate] OUT_DIR STUDY_DIR...",
             file=sys.stderr,
         )
         return 2
@@ -1050,6 +1093,17 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         manifests.append(manifest)
         frames.append(read_study(d).assign(seed=int(manifest["seed"])))
+    if replicate:
+        result = replication(frames)
+        result["studies"] = manifests
+        result["commands"] = regenerate_commands(manifests, str(out))
+        result["commands"][-1] = result["commands"][-1].replace(
+            "carabin_realplay ", "carabin_realplay --replicate ", 1
+        )
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "replication.json").write_text(json.dumps(result, indent=1) + "\n")
+        print(json.dumps({n: r["sentence"] for n, r in result["players"].items()}, indent=1))
+        return 0
     tables = realplay_tables(frames)
     rule = tables.pop("rule")
     tables["play_models"] = {
@@ -1098,6 +1152,7 @@ __all__ = [
     "findings",
     "findings_tables",
     "fit_and_measure",
+    "replication",
     "gap",
     "make_rates",
     "pimc_played",

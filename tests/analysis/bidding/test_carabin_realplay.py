@@ -25,6 +25,7 @@ from analysis.bidding.carabin_realplay import (
     STUDY_COLUMNS,
     by_seat,
     evaluate_bids_pimc,
+    fit_and_measure,
     make_rates,
     realplay_chunk,
     realplay_params,
@@ -324,6 +325,26 @@ def test_the_summary_counts_and_the_held_out_rule():
     assert tables["rule"]["split"] == "fitted on seed 1, measured on seed(s) 2"
 
 
+def test_the_replication_fits_on_the_second_seed_and_measures_on_the_first():
+    from analysis.bidding.carabin_realplay import replication
+
+    df = _synthetic()
+    for f in ("trumps", "honours", "side_aces", "side_kings", "split", "trump_ace"):
+        df[f] = 0
+    again = replication([df[df["seed"] == 1], df[df["seed"] == 2]])
+    assert (again["fitted_on_seed"], again["measured_on_seed"]) == (2, 1)
+    swapped = fit_and_measure(df[df["seed"] == 2], df[df["seed"] == 1])
+    assert again["players"] == swapped["players"]
+    for n, part in df.groupby("players"):
+        rule = again["players"][str(n)]
+        held = part[part["seed"] == 1]  # measured on seed 1's hands
+        bids = held["probe_trumps"] + held["probe_honours"] >= rule["count"]
+        net = ((held["probe_pimc_made"][bids] * 2 - 1).sum()) / len(held)
+        assert rule["measured"]["count"]["net"] == pytest.approx(net)
+    with pytest.raises(ValueError, match="two seeds"):
+        replication([df[df["seed"] == 1]])
+
+
 def test_the_realplay_policy_takes_as_the_published_rule_says():
     from analysis.bidding.carabin import POLICIES, CarabinBidView, auction
     from analysis.bidding.carabin_realplay import rule_advice
@@ -489,3 +510,17 @@ def test_the_notebook_shows_exactly_the_findings(published, monkeypatch):
     for j, s in enumerate(source):
         if j != i - 1:
             assert not any(w in s for w in ("*Kept", "*Changed", "*Withdrawn", "KEPT", "CHANGED"))
+
+
+def test_the_published_replication_is_quoted_and_fitted_the_other_way(published):
+    from analysis.bidding.carabin_realplay import _iv, findings
+
+    again = published["realplay"]["replication"]
+    assert (again["fitted_on_seed"], again["measured_on_seed"]) == (2, 1)
+    assert sorted(again["players"]) == ["3", "4"]
+    assert {m["seed"] for m in again["studies"]} == {1, 2}
+    text = next(x for x in findings(published) if x.startswith("**The rule on a second seed"))
+    for n, res in again["players"].items():
+        c = res["measured"]["count"]
+        assert f"{n} players take with {res['count']} or more" in text
+        assert f"net {_iv(c['net'], c['net_low'], c['net_high'])} a hand" in text
