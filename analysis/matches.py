@@ -234,10 +234,14 @@ def _one_hand_arrays(hand6: int, seat: int, turn: int):
 
 
 @lru_cache(maxsize=1 << 18)
-def call_odds(bidding: str, hand6: int, seat: int, turn: int) -> tuple[float, float, int]:
+def call_odds(
+    bidding: str, hand6: int, seat: int, turn: int, rules: str = "seed"
+) -> tuple[float, float, int]:
     """A bidding policy's odds on one hand: (probability that the seat takes the
     turn-up suit in round 1 if asked, that he names a suit in round 2 if asked, the
-    suit he would name). ``bidding`` is :attr:`KlabberjassPolicy.bidding`.
+    suit he would name). ``bidding`` is :attr:`KlabberjassPolicy.bidding`; ``rules``
+    picks the published scorecard of those rules (the other policies are the seed
+    rules').
 
     The policies of :mod:`analysis.bidding.equilibrium` are used on the one hand.
     """
@@ -245,7 +249,7 @@ def call_odds(bidding: str, hand6: int, seat: int, turn: int) -> tuple[float, fl
     if bidding == "scorecard":
         from analysis.bidding.scorecard import load
 
-        advice = load().advise(seat, hand6, turn)
+        advice = load(rules=rules).advise(seat, hand6, turn)
         take, name = float(advice["take"]["bid"]), float(advice["name"]["bid"])
         return take, name, int(advice["name"]["suit"])
     arrays = _one_hand_arrays(hand6, seat, turn)

@@ -266,17 +266,13 @@ def scorecard_auction(deal: Deal, rules: str) -> tuple[int, int] | None:
     >>> [scorecard_auction(Deal.random(i), "classic") for i in (1, 2, 6)]
     [(1, 1), None, (0, 3)]
     """
-    from analysis.bidding.scorecard import load
-    from analysis.matches import auction_calls
+    from analysis.matches import auction_calls, call_odds
 
     assert deal.first is not None
-    card = load(rules=rules)
     intents = []
     for seat in (0, 1):
-        advice = card.advise(seat, deal.first[seat], deal.turn)
-        intents.append(
-            (bool(advice["take"]["bid"]), bool(advice["name"]["bid"]), int(advice["name"]["suit"]))
-        )
+        take, name, suit = call_odds("scorecard", deal.first[seat], seat, deal.turn, rules)
+        intents.append((take == 1.0, name == 1.0, suit))  # the scorecard is pure
     return auction_calls(intents, deal.turn >> 4)[0]
 
 
