@@ -161,7 +161,7 @@ def _alphamu(args: argparse.Namespace, game) -> int:
         hidden_of_view,
     )
     from analysis.play import classes
-    from solver.cards import card_str, in_notation_order
+    from solver.cards import card_str
 
     if args.workers is not None:
         raise UsageError(
@@ -184,13 +184,7 @@ def _alphamu(args: argparse.Namespace, game) -> int:
         )
     inf = view.inference()
     position, hidden = hidden_of_view(view)
-    # every card of a class of equivalent cards has its first card's value
-    # (every card is searched to the end: each value is there)
-    value_of = {
-        c: int(v or 0) for k, v in zip(classes(position, hidden), d.values, strict=True) for c in k
-    }
-    cards = list(in_notation_order(value_of))
-    order = sorted(cards, key=lambda c: (-value_of[c], cards.index(c)))
+    value_of, order = _ranked(classes(position, hidden), d.values)
     moves = {
         card_str(c): {"mean": round(value_of[c] / samples, 4), "total": value_of[c]} for c in order
     }
@@ -215,11 +209,22 @@ def _alphamu(args: argparse.Namespace, game) -> int:
     return 0
 
 
+def _ranked(card_classes, values) -> tuple[dict, list]:
+    """Each card's value (every card of a class of equivalent cards has its class's: αμ
+    searches one card a class, each to the end) and the cards best first, ties in
+    notation order."""
+    from solver.cards import in_notation_order
+
+    value_of = {c: int(v or 0) for k, v in zip(card_classes, values, strict=True) for c in k}
+    cards = list(in_notation_order(value_of))
+    return value_of, sorted(cards, key=lambda c: (-value_of[c], cards.index(c)))
+
+
 def _carabin_alphamu(args: argparse.Namespace, view, samples: int, depth: int) -> int:
     """``--method alphamu`` for a Carabin view: the share of worlds each card wins."""
     from analysis.carabin_alphamu import CarabinAlphaMu, decide_view
     from analysis.play import carabin_classes
-    from solver.cards import card_count, card_str, in_notation_order
+    from solver.cards import card_count, card_str
 
     player = CarabinAlphaMu(samples, depth, seed=args.seed, time_limit=args.time_limit)
     d = decide_view(view, player, every=True)
@@ -230,13 +235,7 @@ def _carabin_alphamu(args: argparse.Namespace, view, samples: int, depth: int) -
             file=sys.stderr,
         )
     inf = view.inference()
-    value_of = {
-        c: int(v or 0)
-        for k, v in zip(carabin_classes(inf.position, inf.pool), d.values, strict=True)
-        for c in k
-    }
-    cards = list(in_notation_order(value_of))
-    order = sorted(cards, key=lambda c: (-value_of[c], cards.index(c)))
+    value_of, order = _ranked(carabin_classes(inf.position, inf.pool), d.values)
     side = "made" if view.seat == view.bidder else "failed"
     moves = {
         card_str(c): {"share": round(value_of[c] / samples, 4), "worlds_won": value_of[c]}
