@@ -175,10 +175,10 @@ def _in_threads(
     """``row`` of every item, ``workers`` threads at once, in the items' order; progress
     counts rows done of ``len(items)``. An interruption (Ctrl-C in the main thread)
     stops every worker's search before it is raised again."""
-    contexts: list = []  # every worker's search context, to stop them
+    contexts: set = set()  # every worker's search context, to stop them
 
     def task(item: int) -> TableRow:
-        contexts.append(engine.core(tt_mb))
+        contexts.add(engine.core(tt_mb))
         return row(item)
 
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="carabin-row")
