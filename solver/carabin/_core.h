@@ -154,6 +154,8 @@ typedef struct {
     uint64_t nodes;
     tl_stop stop;         /* Ctrl-C, Core.stop() or a time limit: see stop.h */
     int lo, hi;           /* the bounds the last exact search proved (when stopped) */
+    uint64_t sure_world;  /* cb_sure_other: the cards its sure points are for (kind sure_h) */
+    int sure_h, sure_c, sure_b;
     cb_wentry *wt;        /* exact values of single-world games (cb_world_value) */
     uint64_t wt_mask;
     cb_lentry *lt;        /* bounds on one-trick look-aheads (cb_look_ahead) */
@@ -318,6 +320,28 @@ typedef struct {
     int tpts;
 } cb_trick_state;
 
+/* Who plays around the mover at node t: whether the bidder has played already or is
+ * still to play after him, and the cards of the coalition's seats still to play after
+ * him. Computed once a node, for the rules below. */
+typedef struct {
+    int bidder_played, bidder_later;
+    uint64_t after_c;
+} cb_seats;
+
+static inline void cb_seats_of(const cb_ctx *c, const cb_trick_state *t, cb_seats *q)
+{
+    int n = c->n, b = c->bidder, bpos = b - t->leader;
+    if (bpos < 0) bpos += n;
+    q->bidder_played = bpos < t->i;
+    q->bidder_later = bpos > t->i;
+    uint64_t m = 0;
+    for (int j = t->i + 1, s = t->leader + t->i + 1; j < n; j++, s++) {
+        if (s >= n) s -= n;
+        if (s != b) m |= c->hands[t->h][s];
+    }
+    q->after_c = m;
+}
+
 /* The trick after `seat` plays x to it at node t: who is winning it, with which card,
  * its cards and points (nt->i is the caller's). */
 static inline void cb_trick_add(const cb_ctx *c, const cb_trick_state *t, cb_trick_state *nt,
@@ -365,14 +389,12 @@ static inline int cb_dest(const cb_ctx *c, const cb_trick_state *t, int seat, in
  * surely goes to the other side, the bottom card is; otherwise cards of equal points
  * are interchangeable (the higher one is kept). `chelem`: only trick winners count,
  * every card of a run is as good as any. */
-static inline uint64_t cb_moves_of(const cb_ctx *c, const cb_trick_state *t, int seat, int chelem)
+static inline uint64_t cb_moves_of(const cb_ctx *c, const cb_trick_state *t, int seat, int chelem,
+                                   const cb_seats *q)
 {
-    int n = c->n, h = t->h, b = c->bidder;
-    uint64_t hand = c->hands[h][seat];
-    uint64_t live = c->world[h] | (t->i ? 1ull << t->wcard : 0);
+    uint64_t hand = c->hands[t->h][seat];
+    uint64_t live = c->world[t->h] | (t->i ? 1ull << t->wcard : 0);
     uint64_t out = hand, m = hand;
-    int bidder_played = 0, ready = 0;
-    uint64_t later_c = 0;
     while (m) {
         int x = cb_ctz(m);
         m &= m - 1;
@@ -385,16 +407,7 @@ static inline uint64_t cb_moves_of(const cb_ctx *c, const cb_trick_state *t, int
             if (run_up) out &= ~(1ull << x);
             continue;
         }
-        if (!ready) {
-            ready = 1;
-            for (int j = 0; j < t->i; j++)
-                if ((t->leader + j) % n == b) bidder_played = 1;
-            for (int j = t->i + 1; j < n; j++) {
-                int s = (t->leader + j) % n;
-                if (s != b) later_c |= c->hands[h][s];
-            }
-        }
-        int d = cb_dest(c, t, seat, x, bidder_played, later_c);
+        int d = cb_dest(c, t, seat, x, q->bidder_played, q->after_c);
         if (d > 0) {
             if (run_up) out &= ~(1ull << x);
         } else if (d < 0) {
@@ -457,6 +470,20 @@ static inline __attribute__((always_inline)) void cb_sure_world(const cb_ctx *c,
     *bsure = bs;
 }
 
+/* The other world's sure points inside a trick: that world does not change during the
+ * trick, so they are kept for the last cards they were computed for (card ownership is
+ * fixed in a generation, and cb_load forgets them). */
+static inline __attribute__((always_inline)) void cb_sure_other(cb_ctx *c, int h, int *csure, int *bsure)
+{
+    if (c->sure_h != h || c->sure_world != c->world[h]) {
+        cb_sure_world(c, h, &c->sure_c, &c->sure_b);
+        c->sure_h = h;
+        c->sure_world = c->world[h];
+    }
+    *csure = c->sure_c;
+    *bsure = c->sure_b;
+}
+
 static inline __attribute__((always_inline)) void cb_sure(const cb_ctx *c, int *csure, int *bsure)
 {
     int c0, b0, c1, b1;
@@ -483,18 +510,13 @@ static int cb_world_value(cb_ctx *c, int h, int leader);
  * searches but made some make/fail probes hundreds of times slower; for the bidder
  * both did worse than this static order.) */
 static inline __attribute__((always_inline)) int cb_order(const cb_ctx *c, const cb_trick_state *t, int seat, uint64_t moves, int ttbest,
-                    int *out)
+                    const cb_seats *q, int *out)
 {
-    int n = c->n, h = t->h, b = c->bidder;
+    int h = t->h, b = c->bidder;
     int scores[4], k = 0;
     /* seats still to play after `seat` */
-    uint64_t later_c = 0;
-    int bidder_later = 0;
-    for (int j = t->i + 1; j < n; j++) {
-        int s = (t->leader + j) % n;
-        if (s == b) bidder_later = 1;
-        else later_c |= c->hands[h][s];
-    }
+    uint64_t later_c = q->after_c;
+    int bidder_later = q->bidder_later;
     uint64_t bh = c->hands[h][b];
     while (moves) {
         int x = cb_ctz(moves);
@@ -536,23 +558,18 @@ TL_DISPATCH static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, i
      * coalition's card is above anything he holds, nothing of this trick is his; once
      * he has played a card nobody after him can beat, all of it is. */
     int live = cb_points(c, c->world[0] | c->world[1]);
-    int bidder_played = 0;
-    uint64_t later_c = 0;
-    for (int j = 0; j < t->i; j++)
-        if ((t->leader + j) % n == b) bidder_played = 1;
-    for (int j = t->i; j < n; j++) {
-        int s = (t->leader + j) % n;
-        if (s != b) later_c |= c->hands[h][s];
-    }
-    int lost = t->wseat != b && (bidder_played || !cb_can_beat(c, c->hands[h][b], t->wcard));
+    cb_seats q;
+    cb_seats_of(c, t, &q);
+    uint64_t later_c = q.after_c | (maximizing ? 0 : c->hands[h][seat]);
+    int lost = t->wseat != b && (q.bidder_played || !cb_can_beat(c, c->hands[h][b], t->wcard));
     int won = t->wseat == b && !cb_can_beat(c, later_c, t->wcard);
     int ocs, obs;
-    cb_sure_world(c, 1 - h, &ocs, &obs);
+    cb_sure_other(c, 1 - h, &ocs, &obs);
     int ub = (lost ? live : t->tpts + live) - ocs;
     int lb = (won ? t->tpts : 0) + obs;
     if (ub <= alpha) return ub;
     if (lb >= beta) return lb;
-    uint64_t moves = cb_moves_of(c, t, seat, 0);
+    uint64_t moves = cb_moves_of(c, t, seat, 0, &q);
     if (t->i == n - 1) {
         /* last card of the trick: every card leads straight to a trick boundary, so
          * look all of them up first; one the table already settles cuts at once
@@ -577,7 +594,7 @@ TL_DISPATCH static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, i
         }
     }
     int order[4];
-    int k = cb_order(c, t, seat, moves, -1, order);
+    int k = cb_order(c, t, seat, moves, -1, &q, order);
     int best = maximizing ? -CB_INF : CB_INF;
     cb_trick_state nt = *t;
     nt.i = t->i + 1;
@@ -763,9 +780,11 @@ TL_DISPATCH static int cb_trick_bound(cb_ctx *c, const cb_trick_state *t, int al
     if (ahead) c->nodes++;
     int seat = (t->leader + t->i) % n;
     int maximizing = seat == b;
-    uint64_t moves = cb_moves_of(c, t, seat, 0);
+    cb_seats q;
+    cb_seats_of(c, t, &q);
+    uint64_t moves = cb_moves_of(c, t, seat, 0, &q);
     int order[4];
-    int k = cb_order(c, t, seat, moves, -1, order);
+    int k = cb_order(c, t, seat, moves, -1, &q, order);
     int best = maximizing ? -CB_INF : CB_INF;
     cb_trick_state nt = *t;
     nt.i = t->i + 1;
@@ -899,9 +918,11 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
     if (hi < beta) beta = hi;
     int a0 = alpha, b0 = beta;
     cb_trick_state t = {leader, h, 0, -1, -1, 0, 0};
-    uint64_t moves = cb_moves_of(c, &t, leader, 0);
+    cb_seats q;
+    cb_seats_of(c, &t, &q);
+    uint64_t moves = cb_moves_of(c, &t, leader, 0, &q);
     int order[4];
-    int k = cb_order(c, &t, leader, moves, ttbest, order);
+    int k = cb_order(c, &t, leader, moves, ttbest, &q, order);
     int maximizing = leader == c->bidder;
     int best = maximizing ? -CB_INF : CB_INF, bestm = -1;
     cb_trick_state nt = t;
@@ -941,15 +962,14 @@ TL_DISPATCH static int cb_all_trick(cb_ctx *c, const cb_trick_state *t)
     }
     int seat = (t->leader + t->i) % n, h = t->h;
     /* bidder has played and is beaten, or cannot beat the coalition's card: lost */
-    int bidder_played = 0;
-    for (int j = 0; j < t->i; j++)
-        if ((t->leader + j) % n == b) bidder_played = 1;
+    cb_seats q;
+    cb_seats_of(c, t, &q);
     if (t->i > 0 && t->wseat != b) {
-        if (bidder_played || !cb_can_beat(c, c->hands[h][b], t->wcard)) return 0;
+        if (q.bidder_played || !cb_can_beat(c, c->hands[h][b], t->wcard)) return 0;
     }
-    uint64_t moves = cb_moves_of(c, t, seat, 1);
+    uint64_t moves = cb_moves_of(c, t, seat, 1, &q);
     int order[4];
-    int k = cb_order(c, t, seat, moves, -1, order);
+    int k = cb_order(c, t, seat, moves, -1, &q, order);
     int maximizing = seat == b;
     cb_trick_state nt = *t;
     nt.i = t->i + 1;
@@ -1082,6 +1102,7 @@ static void cb_load(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidd
     }
     c->wstart = c->nodes + (c->wafter == CB_WORLD_AFTER_BY_PLAYERS ? cb_world_after[n] : c->wafter);
     c->n = n;
+    c->sure_h = -1;
     c->trump = trump;
     c->tmask = 0x1FFFull << (16 * trump);
     c->bidder = bidder;
