@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     if args.samples is None:
         args.samples = 200
     view = read(game, args.view, game.parse_view)
-    progress = Progress("advise", "worlds")
+    progress = Progress("advise", "worlds", ticking=True)
     try:
         result = advise(
             view,

@@ -723,7 +723,7 @@ def _carabin(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
     times: dict[str, list[float]] = {k: [] for k in kinds}
     over = dict.fromkeys(kinds, 0)
     made = chelems = 0
-    progress = Progress("bench", "deals")
+    progress = Progress("bench", "deals", ticking=True)
     for i in range(args.deals):
         d = CarabinDeal.random(players=n, rng=rng)
         start = d.position(bidder=rng.randrange(n), trump=suit_of(d.turn), trick_order=order)
@@ -956,7 +956,7 @@ def _carabin_analysis(game: Game, args: argparse.Namespace) -> tuple[dict, list[
     sizes: list[int] = []
     worlds: list[int] = []
     over = too_large = 0
-    progress = Progress("bench", "deals")
+    progress = Progress("bench", "deals", ticking=True)
     for i in range(args.deals):
         start, view_text = _carabin_start(n, order, tricks, rng)
         core.clear()  # every figure is for a first solve

@@ -143,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
     game = game_of(args)
     if args.worlds is not None and args.play != "pimc":
         raise UsageError("--worlds is for --play pimc")
-    progress = Progress("bid", "deals")
+    progress = Progress("bid", "deals", ticking=True)
     try:
         if game.name == "klabberjass":
             report, lines = _klabberjass(args, game, progress)

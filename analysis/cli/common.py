@@ -284,15 +284,22 @@ def note_bounds(what: str, time_limit: float | None) -> None:
 
 
 class Progress:
-    """``label: done/total unit`` (or ``done unit`` with no total) on stderr, once a job
-    has run for ``after`` seconds, and only when stderr is a terminal (so pipes and logs
-    stay clean); :meth:`done` clears it. ``ticking``: the line is also redrawn every
-    ``after`` seconds with the seconds elapsed, so that a long step between two counts
-    (one slow row of a table) still shows the job alive.
+    """``label: done/total unit`` (or ``done unit`` with no total, or the text given to
+    :meth:`say`) on stderr once a job has run for ``after`` seconds; :meth:`done` clears
+    it. On a terminal the line is redrawn in place; ``ticking``: also every ``after``
+    seconds with the seconds elapsed, so that a long step between two counts (one slow
+    row of a table, one hard position) still shows the job alive. When stderr is not a
+    terminal (a log) a ticking job writes a plain line every ``quiet_every`` seconds
+    instead, so a short job leaves the log clean and a long one never runs silent.
     """
 
     def __init__(
-        self, label: str, unit: str = "rows", after: float = 1.0, ticking: bool = False
+        self,
+        label: str,
+        unit: str = "rows",
+        after: float = 1.0,
+        ticking: bool = False,
+        quiet_every: float = 30.0,
     ) -> None:
         self.label = label
         self.unit = unit
@@ -301,30 +308,43 @@ class Progress:
         self.shown = False
         self.ticking = ticking
         self.count: str | None = None
+        self.terminal = sys.stderr.isatty()
         self._lock = threading.Lock()
         self._over = threading.Event()
-        if ticking and sys.stderr.isatty():
-            threading.Thread(target=self._tick, daemon=True).start()
+        if ticking:
+            every = after if self.terminal else quiet_every
+            threading.Thread(target=self._tick, args=(every,), daemon=True).start()
 
-    def _tick(self) -> None:
-        while not self._over.wait(self.after):
+    def _tick(self, every: float) -> None:
+        while not self._over.wait(every):
             self._show()
+
+    def _line(self) -> str:
+        parts = [self.count] if self.count is not None else []
+        if self.ticking:
+            parts.append(f"{time.monotonic() - self.start:.0f} s")
+        return f"{self.label}: {', '.join(parts)}"
 
     def _show(self) -> None:
         with self._lock:
-            if self._over.is_set() or self.count is None:
+            if self._over.is_set() or (self.count is None and not self.ticking):
+                return
+            if not self.terminal:
+                print(self._line(), file=sys.stderr, flush=True)
                 return
             self.shown = True
-            line = f"{self.label}: {self.count} {self.unit}"
-            if self.ticking:
-                line += f", {time.monotonic() - self.start:.0f} s"
-            print(f"\r{line}\033[K", end="", file=sys.stderr, flush=True)
+            print(f"\r{self._line()}\033[K", end="", file=sys.stderr, flush=True)
 
     def __call__(self, done: int, total: int | None = None) -> None:
-        self.count = f"{done}/{total}" if total is not None else str(done)
-        if time.monotonic() - self.start < self.after or not sys.stderr.isatty():
+        count = f"{done}/{total}" if total is not None else str(done)
+        self.count = f"{count} {self.unit}"
+        if time.monotonic() - self.start < self.after or not self.terminal:
             return
         self._show()
+
+    def say(self, text: str) -> None:
+        """Show ``text`` where the count goes (what the job is doing)."""
+        self.count = text
 
     def done(self) -> None:
         with self._lock:

@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     """Run ``tricklab review``."""
     game = game_of(args)
     start = read(game, args.start, game.parse_start)
-    progress = Progress("review", "cards")
+    progress = Progress("review", "cards", ticking=True)
     try:
         result = review(game, start, args.play, time_limit=args.time_limit, progress=progress)
     finally:

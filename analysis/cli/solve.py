@@ -11,6 +11,7 @@ import argparse
 from typing import Any
 
 from analysis.cli.common import (
+    Progress,
     add_game,
     add_rules,
     add_time_limit,
@@ -69,7 +70,16 @@ def run(args: argparse.Namespace) -> int:
     game = game_of(args)
 
     def answer(position: Any) -> Any:
-        result = solve(game, position, args.moves, args.tt_mb, args.time_limit)
+        progress = Progress("solve", ticking=True)
+        progress.say(
+            "searching"
+            if args.time_limit is not None
+            else "searching (--time-limit SECONDS answers with proven bounds)"
+        )
+        try:
+            result = solve(game, position, args.moves, args.tt_mb, args.time_limit)
+        finally:
+            progress.done()
         if not result.exact:
             note_bounds("the points", args.time_limit)
         return result.to_json() if args.json else result_text(game, result)

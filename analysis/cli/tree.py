@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     if args.all and args.depth is None:
         raise UsageError("--all needs --depth N (every legal line to N cards)")
     position = _start(game, args)
-    progress = Progress("tree", "positions")
+    progress = Progress("tree", "positions", ticking=True)
     limits = {"max_nodes": args.max_nodes, "time_limit": args.time_limit, "progress": progress}
     try:
         if args.all:

@@ -306,3 +306,27 @@ def test_a_later_pass_keeps_what_an_earlier_one_proved_of_a_row():
         assert again.made == ref.made
         given = _row_within(start, bidder, trump, total, 30.0, None, earlier)
         assert given.exact and given.points == ref.points and given.chelem == ref.chelem
+
+
+def test_progress_in_a_log_writes_plain_lines_now_and_then(monkeypatch):
+    err = io.StringIO()  # not a terminal: a log file
+    monkeypatch.setattr(sys, "stderr", err)
+    progress = Progress("deal", after=0.0, ticking=True, quiet_every=0.05)
+    progress(3, 24)
+    time.sleep(0.3)
+    progress.done()
+    lines = err.getvalue().splitlines(keepends=True)
+    assert len(lines) >= 2
+    assert all(re.fullmatch(r"deal: 3/24 rows, \d+ s\n", line) for line in lines)
+    assert "\r" not in err.getvalue() and "\033" not in err.getvalue()
+
+
+def test_progress_says_what_a_job_is_doing_before_any_count(monkeypatch):
+    err = _Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    progress = Progress("solve", after=0.02, ticking=True)
+    progress.say("searching")
+    time.sleep(0.2)
+    progress.done()
+    assert re.search(r"\rsolve: searching, \d+ s\033\[K", err.getvalue())
+    assert err.getvalue().endswith("\r\033[K")

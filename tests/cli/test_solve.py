@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
+import time
 
 import pytest
 
+from analysis.cli import solve as solve_cli
+from analysis.cli.main import main
 from solver import klabberjass
 from solver.carabin import Deal as CarabinDeal
 from solver.cards import card_str, suit_of
@@ -326,3 +330,37 @@ def test_ctrl_c_interrupts_a_long_solve():
     assert seconds < 5  # moments, with room for a loaded machine
     assert code == 130
     assert out == "" and "interrupted" in err
+
+
+def test_a_long_solve_says_it_is_searching(monkeypatch):
+    """A search that runs past a second shows `solve: searching, N s` on a terminal and
+    clears it before the answer."""
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    real = solve_cli.solve
+
+    def slow(*args, **kwargs):
+        time.sleep(1.3)
+        return real(*args, **kwargs)
+
+    err, out = Terminal(), io.StringIO()
+    monkeypatch.setattr(solve_cli, "solve", slow)
+    monkeypatch.setattr("sys.stderr", err)
+    monkeypatch.setattr("sys.stdout", out)
+    status = main(
+        [
+            "solve",
+            "carabin",
+            "trump=H bidder=2 lead=1 next=L 0=.5..J/6.J.. 1=KJ.../A4... 2=Q..A./..K8.",
+            "--json",
+        ]
+    )
+    assert status == 0 and '"points"' in out.getvalue()
+    shown = err.getvalue()
+    assert re.search(
+        r"\rsolve: searching \(--time-limit SECONDS answers with proven bounds\), 1 s\033\[K", shown
+    )
+    assert shown.endswith("\r\033[K")
