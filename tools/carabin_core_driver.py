@@ -9,11 +9,17 @@ driver (``carabin_core_driver.c``) that solves them, for callgrind and node coun
     valgrind --tool=callgrind build/carabin_core_driver exact < p4.txt
     python tools/carabin_core_driver.py build --stats  # -> build/carabin_core_stats
     CB_PROBES=1 build/carabin_core_stats exact < p4.txt
+    python tools/carabin_core_driver.py build --order-stats  # -> build/carabin_core_order
+    build/carabin_core_order exact < p4.txt             # move order: which card cut
 
 ``--stats`` builds the core patched with ``tools/carabin_core_stats.patch`` (counters:
 boundaries by how they were settled, nodes inside tricks, cuts by the card that made
 them, completed tricks equal up to ranks to an earlier one from the same boundary);
-the patch applies to the core of the commit that added it.
+the patch applies to the core of the commit that added it. ``--order-stats`` builds the
+core patched with ``tools/carabin_core_order.patch``: at every node inside a trick where
+a card cut, the class of the card tried first and of the card that cut (a sure win of a
+trick with or without points, a discard, a coalition card that settles the trick, ...),
+for each side; it applies to the core of the commit that added it.
 
 The deals are those of ``tools/carabin_nodes.py bench`` (and ``tricklab bench
 carabin``): the same generator, random bidder, the turn-up suit trump, seat 0 leads.
@@ -66,15 +72,17 @@ def dump(players: int, seed: int, deals: int, table: bool) -> None:
         print(" ".join(map(str, fields)))
 
 
-def build(out: Path, stats: bool, march: str) -> None:
+def build(out: Path, stats: str | None, march: str) -> None:
+    """Compile the driver; ``stats``: "stats" or "order", the core patched with
+    ``tools/carabin_core_<stats>.patch``."""
     out.parent.mkdir(parents=True, exist_ok=True)
     core = ROOT / "solver" / "carabin"
     flags = []
     if stats:
-        core = out.parent / "carabin_stats"
+        core = out.parent / f"carabin_{stats}"
         core.mkdir(exist_ok=True)
         shutil.copy(ROOT / "solver" / "carabin" / "_core.h", core / "_core.h")
-        patch = ROOT / "tools" / "carabin_core_stats.patch"
+        patch = ROOT / "tools" / f"carabin_core_{stats}.patch"
         subprocess.run(["patch", "-s", "-p3", "-d", str(core), "-i", str(patch)], check=True)
         flags = ["-DCB_STATS"]
     cmd = [
@@ -94,13 +102,19 @@ def main() -> None:
     parser.add_argument("--table", action="store_true", help="dump: the rows of a deal table")
     parser.add_argument("--out", default=None, help="build: the program (default under build/)")
     parser.add_argument("--stats", action="store_true", help="build: the counting core")
+    parser.add_argument(
+        "--order-stats", action="store_true", help="build: the core counting which card cut"
+    )
     parser.add_argument("--march", default="native", help="build: gcc -march (default native)")
     args = parser.parse_args()
     if args.verb == "dump":
         dump(args.players, args.seed, args.deals, args.table)
     else:
-        name = "carabin_core_stats" if args.stats else "carabin_core_driver"
-        build(Path(args.out or ROOT / "build" / name), args.stats, args.march)
+        stats = "stats" if args.stats else "order" if args.order_stats else None
+        name = {"stats": "carabin_core_stats", "order": "carabin_core_order"}.get(
+            stats or "", "carabin_core_driver"
+        )
+        build(Path(args.out or ROOT / "build" / name), stats, args.march)
 
 
 if __name__ == "__main__":
