@@ -154,8 +154,8 @@ typedef struct {
     uint64_t nodes;
     tl_stop stop;         /* Ctrl-C, Core.stop() or a time limit: see stop.h */
     int lo, hi;           /* the bounds the last exact search proved (when stopped) */
-    uint64_t sure_world;  /* cb_sure_other: the cards its sure points are for (kind sure_h) */
-    int sure_h, sure_c, sure_b;
+    uint64_t sure_world[2]; /* cb_sure_kept: the cards of each kind its sure points are for */
+    int sure_c[2], sure_b[2];
     cb_wentry *wt;        /* exact values of single-world games (cb_world_value) */
     uint64_t wt_mask;
     cb_lentry *lt;        /* bounds on one-trick look-aheads (cb_look_ahead) */
@@ -470,25 +470,24 @@ static inline __attribute__((always_inline)) void cb_sure_world(const cb_ctx *c,
     *bsure = bs;
 }
 
-/* The other world's sure points inside a trick: that world does not change during the
- * trick, so they are kept for the last cards they were computed for (card ownership is
- * fixed in a generation, and cb_load forgets them). */
-static inline __attribute__((always_inline)) void cb_sure_other(cb_ctx *c, int h, int *csure, int *bsure)
+/* The sure points of world h, kept for the last cards of that kind they were computed
+ * for: a trick changes one world only, so the other's are looked up again (card ownership
+ * is fixed in a generation, and cb_load forgets them). */
+static inline __attribute__((always_inline)) void cb_sure_kept(cb_ctx *c, int h, int *csure, int *bsure)
 {
-    if (c->sure_h != h || c->sure_world != c->world[h]) {
-        cb_sure_world(c, h, &c->sure_c, &c->sure_b);
-        c->sure_h = h;
-        c->sure_world = c->world[h];
+    if (c->sure_world[h] != c->world[h]) {
+        cb_sure_world(c, h, &c->sure_c[h], &c->sure_b[h]);
+        c->sure_world[h] = c->world[h];
     }
-    *csure = c->sure_c;
-    *bsure = c->sure_b;
+    *csure = c->sure_c[h];
+    *bsure = c->sure_b[h];
 }
 
-static inline __attribute__((always_inline)) void cb_sure(const cb_ctx *c, int *csure, int *bsure)
+static inline __attribute__((always_inline)) void cb_sure(cb_ctx *c, int *csure, int *bsure)
 {
     int c0, b0, c1, b1;
-    cb_sure_world(c, 0, &c0, &b0);
-    cb_sure_world(c, 1, &c1, &b1);
+    cb_sure_kept(c, 0, &c0, &b0);
+    cb_sure_kept(c, 1, &c1, &b1);
     *csure = c0 + c1;
     *bsure = b0 + b1;
 }
@@ -599,7 +598,7 @@ TL_DISPATCH static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, i
     int lost = t->wseat != b && (q.bidder_played || !cb_can_beat(c, c->hands[h][b], t->wcard));
     int won = t->wseat == b && !cb_can_beat(c, later_c, t->wcard);
     int ocs, obs;
-    cb_sure_other(c, 1 - h, &ocs, &obs);
+    cb_sure_kept(c, 1 - h, &ocs, &obs);
     int ub = (lost ? live : t->tpts + live) - ocs;
     int lb = (won ? t->tpts : 0) + obs;
     if (ub <= alpha) return ub;
@@ -1137,7 +1136,7 @@ static void cb_load(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidd
     }
     c->wstart = c->nodes + (c->wafter == CB_WORLD_AFTER_BY_PLAYERS ? cb_world_after[n] : c->wafter);
     c->n = n;
-    c->sure_h = -1;
+    c->sure_world[0] = c->sure_world[1] = ~0ull; /* no cards of a kind are all 64 bits */
     c->trump = trump;
     c->tmask = 0x1FFFull << (16 * trump);
     c->bidder = bidder;
