@@ -113,9 +113,7 @@ def main() -> None:
         dump(args.players, args.seed, args.deals, args.table)
     else:
         stats = "stats" if args.stats else "order" if args.order_stats else None
-        name = {"stats": "carabin_core_stats", "order": "carabin_core_order"}.get(
-            stats or "", "carabin_core_driver"
-        )
+        name = f"carabin_core_{stats}" if stats else "carabin_core_driver"
         build(Path(args.out or ROOT / "build" / name), stats, args.march)
 
 

@@ -536,40 +536,24 @@ static inline __attribute__((always_inline)) int cb_order(const cb_ctx *c, const
         int p = cb_card_pts(c, x), s;
         int tp = t->tpts + p; /* the trick's points with this card */
         if (x == ttbest) s = 10000;
-        else if (chelem) {
-            if (seat == b) {
-                if (wins && !cb_can_beat(c, later_c, w)) s = 2000 + 10 * p - (x & 15);
-                else if (wins) s = 1000 - cb_power(c, x);
-                else s = -10 * p - (x & 15);
-            } else {
-                int coal_wins = (wseat != b) && !(bidder_later && cb_can_beat(c, bh, w));
-                if (coal_wins && !(t->i > 0 && t->wseat != b && !(bidder_later && cb_can_beat(c, bh, t->wcard))))
-                    s = 2000 + 10 * p - cb_power(c, x);
-                else if (coal_wins) s = 1000 + 10 * p - (x & 15);
-                else s = -10 * p - (x & 15);
-            }
-        } else if (seat == b) {
+        else if (seat == b) {
             if (wins && !cb_can_beat(c, later_c, w)) /* a sure win */
-                s = tp ? 2000 + 10 * p - (x & 15) : -15 - (x & 15);
-            else if (wins) s = tp ? 1000 - cb_power(c, x) : -30 - cb_power(c, x);
+                s = chelem || tp ? 2000 + 10 * p - (x & 15) : -15 - (x & 15);
+            else if (wins) s = chelem || tp ? 1000 - cb_power(c, x) : -30 - cb_power(c, x);
+            else if (chelem) s = -10 * p - (x & 15);
             else {
                 s = -10 * p - cb_power(c, x);
                 if (!cb_can_beat(c, c->world[h] & ~bh, x)) s -= 100; /* no coalition card beats it */
             }
         } else {
             int coal_wins = (wseat != b) && !(bidder_later && cb_can_beat(c, bh, w));
-            int stopper = !cb_can_beat(c, bh, x);
+            int keep = !chelem && !cb_can_beat(c, bh, x) ? 100 : 0; /* a card he cannot beat */
             if (coal_wins && !(t->i > 0 && t->wseat != b && !(bidder_later && cb_can_beat(c, bh, t->wcard)))) {
                 /* this card settles the trick */
-                if (tp >= (bidder_later ? 5 : 3)) s = 2000 + 10 * p - cb_power(c, x);
+                if (chelem || tp >= (bidder_later ? 5 : 3)) s = 2000 + 10 * p - cb_power(c, x);
                 else s = -5 - cb_power(c, x);
-            } else if (coal_wins) { /* settled already: shed points */
-                s = 1000 + 10 * p - (x & 15);
-                if (stopper) s -= 100;
-            } else {
-                s = -10 * p - (x & 15);
-                if (stopper) s -= 100;
-            }
+            } else if (coal_wins) s = 1000 + 10 * p - (x & 15) - keep; /* settled already: shed points */
+            else s = -10 * p - (x & 15) - keep;
         }
         k = tl_insert(out, scores, k, x, s);
     }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 import sys
@@ -30,3 +31,10 @@ def console_script() -> str:
     found = str(beside) if beside.exists() else shutil.which("tricklab")
     assert found, "the tricklab console script is not installed"
     return found
+
+
+class Terminal(io.StringIO):
+    """A stream that says it is a terminal (for progress lines drawn only there)."""
+
+    def isatty(self) -> bool:
+        return True

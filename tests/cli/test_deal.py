@@ -18,7 +18,7 @@ from solver.errors import UsageError
 from solver.klabberjass.deal import Deal
 
 from ..processes import interrupt_cli
-from .helpers import DATA
+from .helpers import DATA, Terminal
 
 GOLDEN = DATA / "klabberjass-deals.jsonl"
 DEAL = "E=Q9.9.AJ7./K.7..9 D=J7.J8.K.7/.T.9.8 turn=8S"
@@ -207,13 +207,8 @@ def test_carabin_table_reports_progress_before_and_after_every_row():
     assert calls == [(i, 12) for i in range(13)]
 
 
-class _Terminal(io.StringIO):
-    def isatty(self) -> bool:
-        return True
-
-
 def test_progress_ticks_through_a_long_row(monkeypatch):
-    err = _Terminal()
+    err = Terminal()
     monkeypatch.setattr(sys, "stderr", err)
     progress = Progress("deal", after=0.02, ticking=True)
     progress(3, 24)
@@ -322,7 +317,7 @@ def test_progress_in_a_log_writes_plain_lines_now_and_then(monkeypatch):
 
 
 def test_progress_says_what_a_job_is_doing_before_any_count(monkeypatch):
-    err = _Terminal()
+    err = Terminal()
     monkeypatch.setattr(sys, "stderr", err)
     progress = Progress("solve", after=0.02, ticking=True)
     progress.say("searching")

@@ -19,7 +19,7 @@ from solver.klabberjass import Position
 from solver.reference import klabberjass_moves, klabberjass_points
 
 from ..processes import interrupt_cli
-from .helpers import DATA, assert_one_error_line, json_lines
+from .helpers import DATA, Terminal, assert_one_error_line, json_lines
 
 SIMPLE = "trump=H lead=E E=A... D=K..."
 TWO_TRICKS = "trump=H lead=E E=A.7.. D=T.J.."  # 7H is best: D overtrumps, E takes TS later
@@ -335,10 +335,6 @@ def test_ctrl_c_interrupts_a_long_solve():
 def test_a_long_solve_says_it_is_searching(monkeypatch):
     """A search that runs past a second shows `solve: searching, N s` on a terminal and
     clears it before the answer."""
-
-    class Terminal(io.StringIO):
-        def isatty(self) -> bool:
-            return True
 
     real = solve_cli.solve
 
