@@ -44,6 +44,10 @@
  *    every boundary it reaches (cb_look_ahead), which often does; that look-ahead
  *    depends on the other world only through its values by leader, so its bounds are
  *    tabled under those and shared by boundaries whose other worlds differ;
+ *  - a second lower bound from single-world games that keep one coupling of the two
+ *    worlds (see cb_world_var): the coalition cannot make the bidder lead a trick after
+ *    it took the one before in that world unless he takes the other world's trick in
+ *    between, which he need not do where he can duck it;
  *  - the last tricks evaluated directly once every hand holds at most one card of
  *    each kind (the play is forced); cut-offs inside a trick once its winner is
  *    settled; for the last card of a trick, a look-up of every resulting boundary
@@ -89,7 +93,7 @@ typedef struct {
     int8_t v;
 } cb_wentry;
 
-#define CB_WT_BITS 18
+#define CB_WT_BITS 20
 
 /* Bounds on the look-ahead of one trick (see cb_look_ahead): the cards of the world it
  * is played in (w), and in k the leader, the kind of hand, whether the next trick is
@@ -119,7 +123,7 @@ typedef struct {
     int8_t v;
 } cb_sentry;
 
-#define CB_ST_BITS 16
+#define CB_ST_BITS 19
 #define CB_WORLD_CARDS 3
 /* The nodes a search visits before it uses the single-world bounds, by player count:
  * about what computing the single-world games costs at that size (so a search that
@@ -128,6 +132,11 @@ typedef struct {
  * the slow 6-player deals fell by up to 73%, the others do not reach it). */
 static const uint64_t cb_world_after[CB_MAXP + 1] = {0, 0, 0, 30000, 50000, 400000, 400000};
 #define CB_WORLD_AFTER_BY_PLAYERS UINT64_MAX
+/* The coupled single-world bound (cb_coupled_bound) is used from this many players on:
+ * at 3 and 4 it settled too few boundaries to pay for its games (core alone, table
+ * cleared per search: 3 players, seed 1, 200 deals, nodes +8 %; 4 players, seeds 77,
+ * 1, 2026, -2 % to +4 %, the largest search of seed 77 1.37 M -> 1.51 M). */
+#define CB_COUPLED_PLAYERS 5
 
 typedef struct {
     cb_entry *tt;
@@ -171,6 +180,7 @@ typedef struct {
      * generation. */
     int wmax;
     uint64_t wafter, wstart;
+    int wvar; /* the variant of the single-world games being searched (CB_PLAIN ...) */
 } cb_ctx;
 
 #define cb_ctz tl_ctz64
@@ -503,6 +513,13 @@ static inline int cb_next_hand(const cb_ctx *c, int h)
 static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int beta);
 static int cb_world_value(cb_ctx *c, int h, int leader);
 #define CB_ANY 7
+#define CB_COAL 6 /* the next leader: a seat of the coalition, its choice */
+/* The variants of the single-world games (cb_ctx.wvar, see cb_world_var). */
+#define CB_PLAIN 0
+#define CB_NOLEAD 1 /* after a coalition trick the coalition leads, but for the last trick */
+#define CB_DUCK1 2  /* the bidder ducks every trick he does not lead but the last */
+#define CB_DUCK2 3  /* ... but the last two */
+#define CB_NODUCK (-100) /* a ducking game in which the bidder cannot duck: no bound */
 
 /* Order the moves of `seat` in the trick: higher score first. Whoever wins a trick leads
  * the next, and leading is a handicap when nobody must follow suit (the others see the
@@ -716,7 +733,7 @@ static void cb_world_shape(const cb_ctx *c, int h, int leader, uint64_t *key)
     key[0] = key[1] = key[2] = 0;
     int at = 0;
 #define CB_SYMBOL(v) (key[at / 10] |= (uint64_t)(v) << (6 * (at % 10)), at++)
-    CB_SYMBOL(leader == CB_ANY ? 63 : (leader - b + n) % n);
+    CB_SYMBOL((leader == CB_ANY ? 7 : leader == CB_COAL ? 6 : (leader - b + n) % n) + 8 * c->wvar);
     for (int j = 0; j < 4; j++) {
         const uint8_t *q = suit[order[j]];
         for (int i = 1; i <= q[0]; i++) CB_SYMBOL(q[i]);
@@ -732,7 +749,7 @@ TL_DISPATCH static int cb_world_value(cb_ctx *c, int h, int leader)
     int n = c->n, b = c->bidder;
     uint64_t w = c->world[h];
     if (!w) return 0;
-    if (leader != CB_ANY && cb_popc(w) == n) { /* one trick left: forced */
+    if (leader != CB_ANY && leader != CB_COAL && cb_popc(w) == n) { /* one trick left: forced */
         int ws = leader, x = cb_ctz(c->hands[h][leader]);
         for (int j = 1; j < n; j++) {
             int s = (leader + j) % n, y = cb_ctz(c->hands[h][s]);
@@ -741,7 +758,7 @@ TL_DISPATCH static int cb_world_value(cb_ctx *c, int h, int leader)
         return ws == b ? cb_points(c, w) : 0;
     }
     uint64_t key = w | (uint64_t)leader << 13 | (uint64_t)h << 29 | (uint64_t)c->trump << 30 |
-                   (uint64_t)b << 45 | 1ull << 63;
+                   (uint64_t)b << 45 | (uint64_t)c->wvar << 61 | 1ull << 63;
     cb_wentry *e = &c->wt[tl_hash(key) & c->wt_mask];
     if (e->tag == c->gen && e->key == key) return e->v;
     if (cb_check_stop(c)) return 0;
@@ -752,9 +769,10 @@ TL_DISPATCH static int cb_world_value(cb_ctx *c, int h, int leader)
     int v;
     if (se->tag == c->gen && !memcmp(se->k, sk, sizeof sk)) {
         v = se->v;
-    } else if (leader == CB_ANY) {
+    } else if (leader == CB_ANY || leader == CB_COAL) {
         v = CB_INF;
         for (int s = 0; s < n; s++) {
+            if (leader == CB_COAL && s == b) continue;
             int u = cb_world_value(c, h, s);
             if (u < v) v = u;
         }
@@ -791,7 +809,11 @@ TL_DISPATCH static int cb_trick_bound(cb_ctx *c, const cb_trick_state *t, int al
     if (!ahead) c->nodes++;
     if (t->i == n) {
         int gain = t->wseat == b ? t->tpts : 0;
-        if (!ahead) return gain + cb_world_value(c, h, CB_ANY);
+        if (!ahead) {
+            int next = c->wvar == CB_NOLEAD && t->wseat != b && cb_popc(c->world[h]) > n ? CB_COAL : CB_ANY;
+            int v = cb_world_value(c, h, next);
+            return v == CB_NODUCK ? v : gain + v;
+        }
         int nh = cb_next_hand(c, h);
         return gain + cb_world_value(c, nh, t->wseat) + cb_world_value(c, 1 - nh, CB_ANY);
     }
@@ -801,6 +823,14 @@ TL_DISPATCH static int cb_trick_bound(cb_ctx *c, const cb_trick_state *t, int al
     cb_seats q;
     cb_seats_of(c, t, &q);
     uint64_t moves = cb_moves_of(c, t, seat, 0, &q);
+    /* a ducking game: the bidder plays no card above the trick's, unless he leads it or
+     * it is one of the last (1 or 2) tricks of the world */
+    if (c->wvar >= CB_DUCK1 && maximizing && t->leader != b &&
+        cb_popc(c->world[h]) + t->i > (c->wvar - CB_DUCK1 + 1) * n) {
+        for (uint64_t m = moves; m; m &= m - 1)
+            if (cb_beats(c, cb_ctz(m), t->wcard)) moves &= ~(1ull << cb_ctz(m));
+        if (!moves) return CB_NODUCK;
+    }
     int order[4];
     int k = cb_order(c, t, seat, moves, -1, &q, order);
     int best = maximizing ? -CB_INF : CB_INF;
@@ -826,6 +856,51 @@ TL_DISPATCH static int cb_trick_bound(cb_ctx *c, const cb_trick_state *t, int al
         if (alpha >= beta) break;
     }
     return best;
+}
+
+/* The single-world game of kind h with `leader` to lead, of variant var. The plain game
+ * (above) lets the coalition choose every later leader; the real game does not. Tricks
+ * alternate between the worlds X (to play now) and Y, and whoever takes a trick leads
+ * the next, in the other world. So when a seat of the coalition takes a trick of X, it
+ * leads the trick of Y that follows, and if the bidder does not take that one (he
+ * ducks: plays no card above the trick's), a seat of the coalition leads the next trick
+ * of X. Hence two games:
+ *  - CB_NOLEAD, for X: after a trick the coalition took, the coalition chooses the next
+ *    leader among its own seats; after one the bidder took, any seat; the last trick's
+ *    leader, any seat;
+ *  - CB_DUCK1 / CB_DUCK2, for Y: the plain game, but the bidder ducks every trick he
+ *    does not lead, except the last one (DUCK1) or two (DUCK2) of that world: those
+ *    that precede no trick of X but X's last (which of them depends on whether X has
+ *    as many tricks left as Y or one more). A position in which he cannot duck is
+ *    worth CB_NODUCK, the lowest value, so the coalition steers to it and the pair
+ *    gives no bound at all.
+ * The bidder who plays X by an optimal strategy of its CB_NOLEAD game and Y by one of
+ * its ducking game never takes a trick of Y that a seat of the coalition leads before a
+ * trick of X whose leader CB_NOLEAD restricts: every leader of X is one that game
+ * allows, every leader of Y one the plain game allows; so he keeps at least the sum of
+ * the two values, a lower bound on his points from the boundary. Where X has fewer
+ * than three tricks left, CB_NOLEAD restricts no leader and the sum is at most the
+ * plain one. */
+static int cb_world_var(cb_ctx *c, int h, int leader, int var)
+{
+    int saved = c->wvar;
+    c->wvar = var;
+    int v = cb_world_value(c, h, leader);
+    c->wvar = saved;
+    return v;
+}
+
+/* The coupled pair's bound at a trick boundary where `leader` leads a trick of kind h:
+ * the CB_NOLEAD game of h plus the ducking game of the other kind, where tricks
+ * alternate, h has three or more left and the other kind as many or one fewer; -1
+ * where it gives none. */
+static int cb_coupled_bound(cb_ctx *c, int leader, int h)
+{
+    int kx = cb_popc(c->world[h]) / c->n, ky = cb_popc(c->world[1 - h]) / c->n;
+    if (c->order != 0 || kx < 3 || (ky != kx && ky != kx - 1)) return -1;
+    int vy = cb_world_var(c, 1 - h, CB_ANY, ky == kx ? CB_DUCK2 : CB_DUCK1);
+    if (vy == CB_NODUCK) return -1;
+    return vy + cb_world_var(c, h, leader, CB_NOLEAD);
 }
 
 /* The single-world values of kind h by leader (seat s), each as its excess over m,
@@ -922,6 +997,12 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
         if (c->stop.stopped) return 0;
         if (wl > lo) lo = wl;
         if (lo >= beta) return lo;
+        if (c->n >= CB_COUPLED_PLAYERS) {
+            int wc = cb_coupled_bound(c, leader, h);
+            if (c->stop.stopped) return 0;
+            if (wc > lo) lo = wc;
+            if (lo >= beta) return lo;
+        }
         /* the same one trick later, after every way of playing this trick (cheaper
          * than the search: no table, no sure points) */
         int la = cb_look_ahead(c, leader, h, beta, m);
@@ -1214,6 +1295,18 @@ static int cb_all_tricks(cb_ctx *c, int n, const uint64_t *hands, int trump, int
     int v = node.t.i == 0 ? cb_all_boundary(c, node.t.leader, node.t.h) : cb_all_trick(c, &node.t);
     c->mode = 0;
     return c->stop.stopped ? -1 : v;
+}
+
+/* The single-world lower bounds at a trick boundary (no trick under way): out[0] the
+ * plain pair's, out[1] the coupled pair's (-1 where it gives none). 0, or -1 if stopped. */
+static int cb_world_bounds(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder,
+                           int leader, int h, int order, int *out)
+{
+    cb_node node;
+    cb_load(c, n, hands, trump, bidder, leader, h, order, NULL, 0, &node);
+    out[0] = cb_world_value(c, h, leader) + cb_world_value(c, 1 - h, CB_ANY);
+    out[1] = cb_coupled_bound(c, leader, h);
+    return c->stop.stopped ? -1 : 0;
 }
 
 /* Per-move values: for each card of the hand in use of the seat to move (written to

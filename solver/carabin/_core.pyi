@@ -58,6 +58,16 @@ class Core:
         trick: Sequence[int],
         target: int,
     ) -> bool: ...
+    def world_bounds(
+        self,
+        n: int,
+        hands: Sequence[int],
+        trump: int,
+        bidder: int,
+        leader: int,
+        h: int,
+        order: int,
+    ) -> tuple[int, int | None]: ...
     def all_tricks(
         self,
         n: int,

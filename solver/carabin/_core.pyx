@@ -44,6 +44,8 @@ cdef extern from "_core.h" nogil:
                       int leader, int h, int order, const int *trick, int k)
     int cb_moves(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder, int leader,
                  int h, int order, const int *trick, int k, int guess, int *cards, int *values)
+    int cb_world_bounds(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder,
+                        int leader, int h, int order, int *out)
     enum: CB_PIMC_MAX_WORLDS
     int cb_pimc(cb_ctx *c, int n, const uint64_t *worlds, int count, int trump, int bidder,
                 int leader, int h, int order, const int *trick, int k, const int *cards,
@@ -423,6 +425,20 @@ cdef class Core:
                               a.order, a.trick, a.k)
         _stop_end(&self.ctx.stop, hooked)
         return bool(v)
+
+    def world_bounds(self, n, hands, trump, bidder, leader, h, order):
+        """(plain, coupled): the lower bounds on the bidder's points that the search
+        takes from single-world games at a trick boundary (see cb_world_var in _core.h):
+        the plain pair's, and the coupled pair's, None where it gives none."""
+        cdef cb_args a
+        cdef int out[2]
+        self._position(n, hands, trump, bidder, leader, h, order, [], &a)
+        cdef bint hooked = _stop_begin(&self.ctx.stop)
+        with nogil:
+            cb_world_bounds(self.ctx, a.n, a.hands, a.trump, a.bidder, a.leader, a.h, a.order,
+                            out)
+        _stop_end(&self.ctx.stop, hooked)
+        return (out[0], None if out[1] < 0 else out[1])
 
     def moves(self, n, hands, trump, bidder, leader, h, order, trick, guess):
         cdef cb_args a

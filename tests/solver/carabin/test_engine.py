@@ -154,7 +154,7 @@ def test_finished_position():
     assert carabin.all_tricks(p)
 
 
-HARD = (5, 0, 2)  # players, seed, bidder: a 5-player deal whose exact value takes seconds
+HARD = (6, 0, 0)  # players, seed, bidder: a 6-player deal whose exact value takes seconds
 
 
 def test_stop_interrupts_a_long_search():
