@@ -20,8 +20,9 @@ core patched with ``tools/carabin_core_order.patch``: at every node inside a tri
 a card cut, the class of the card tried first and of the card that cut (a sure win of a
 trick with or without points, a discard, a coalition card that settles the trick, ...),
 for each side; and the trick boundaries searched although the single-world bounds were
-computed there, by trick, outcome and how many points those bounds fell short; it
-applies to the core of the commit that added it.
+computed there, by trick, outcome and how many points those bounds fell short, with
+the nodes their searches visited; it applies to the core of the commit that changed it
+last.
 
 The deals are those of ``tools/carabin_nodes.py bench`` (and ``tricklab bench
 carabin``): the same generator, random bidder, the turn-up suit trump, seat 0 leads.
