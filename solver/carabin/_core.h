@@ -827,8 +827,10 @@ TL_DISPATCH static int cb_trick_bound(cb_ctx *c, const cb_trick_state *t, int al
      * it is one of the last (1 or 2) tricks of the world */
     if (c->wvar >= CB_DUCK1 && maximizing && t->leader != b &&
         cb_popc(c->world[h]) + t->i > (c->wvar - CB_DUCK1 + 1) * n) {
-        for (uint64_t m = moves; m; m &= m - 1)
-            if (cb_beats(c, cb_ctz(m), t->wcard)) moves &= ~(1ull << cb_ctz(m));
+        for (uint64_t m = moves; m; m &= m - 1) {
+            int x = cb_ctz(m);
+            if (cb_beats(c, x, t->wcard)) moves &= ~(1ull << x);
+        }
         if (!moves) return CB_NODUCK;
     }
     int order[4];
