@@ -35,6 +35,7 @@ cdef extern from "_core.h" nogil:
     void cb_free(cb_ctx *c)
     void cb_clear(cb_ctx *c)
     void cb_set_world(cb_ctx *c, int cards, uint64_t after)
+    void cb_set_lanes(cb_ctx *c, int on)
     size_t cb_tt_bytes(const cb_ctx *c)
     int cb_value(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder, int leader,
                  int h, int order, const int *trick, int k, int guess)
@@ -348,6 +349,15 @@ cdef class Core:
         if after is not None:
             a = <uint64_t>_cint(after, "after", 0, 2**62, "a count of nodes or None")
         cb_set_world(self.ctx, k, a)
+
+    def set_lanes(self, on=True):
+        """Solve the single-world games in which every hand holds two cards of their
+        kind on lanes, every way of playing their first trick at once (True, the
+        default), or by the search (False). Values never depend on it; the tests
+        compare the two."""
+        if not isinstance(on, bool):
+            raise ValueError(f"invalid on {on!r}: True or False")
+        cb_set_lanes(self.ctx, 1 if on else 0)
 
     @property
     def last_bounds(self):

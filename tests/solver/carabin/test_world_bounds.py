@@ -140,3 +140,34 @@ def test_the_coupled_bound_is_sometimes_above_the_plain_one_and_only_where_trick
     assert bounds(*carabin_engine._args(_boundary(random.Random(5), 4, 0))[:7])[1] is not None
     p = _boundary(random.Random(5), 4, 0, order="left_then_right")
     assert bounds(*carabin_engine._args(p)[:7])[1] is None
+
+
+@contextmanager
+def lanes(on: bool) -> Iterator[None]:
+    """The shared core solving the single-world games of two cards a hand on lanes or
+    by the search."""
+    core = carabin_engine.core()
+    core.set_lanes(on)
+    try:
+        yield
+    finally:
+        core.set_lanes(True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 10**6), st.integers(3, MAX_PLAYERS), st.sampled_from([2, 3, 4, 5]))
+def test_single_world_games_on_lanes_are_valued_as_by_the_search(seed, players, tricks):
+    """Both bounds (the coupled pair's ducking game included) at boundaries where the
+    world to play or the other holds two cards a hand, or whose games come down to
+    such games, both ways."""
+    p = _boundary(random.Random(seed), players, tricks)
+    args = carabin_engine._args(p)[:7]
+    with lanes(False):
+        by_search = carabin_engine.core().world_bounds(*args)
+    with lanes(True):
+        assert carabin_engine.core().world_bounds(*args) == by_search, str(p)
+
+
+def test_the_lanes_switch_refuses_what_is_not_a_bool() -> None:
+    with pytest.raises(ValueError, match="invalid on 1"):
+        carabin_engine.core().set_lanes(1)
