@@ -132,11 +132,14 @@ typedef struct {
  * the slow 6-player deals fell by up to 73%, the others do not reach it). */
 static const uint64_t cb_world_after[CB_MAXP + 1] = {0, 0, 0, 30000, 50000, 400000, 400000};
 #define CB_WORLD_AFTER_BY_PLAYERS UINT64_MAX
-/* The coupled single-world bound (cb_coupled_bound) is used from this many players on:
- * at 3 and 4 it settled too few boundaries to pay for its games (core alone, table
- * cleared per search: 3 players, seed 1, 200 deals, nodes +8 %; 4 players, seeds 77,
- * 1, 2026, -2 % to +4 %, the largest search of seed 77 1.37 M -> 1.51 M). */
-#define CB_COUPLED_PLAYERS 5
+/* The coupled single-world bound (cb_coupled_bound) is used from this many players on.
+ * At 3 it settles too few boundaries to pay for its games (core alone, table cleared
+ * per search: seed 1, 200 deals, nodes +0.4 %). At 4 it did not pay either while games
+ * of two cards a hand were searched (seeds 77, 1, 2026: nodes -2 % to +4 %); solved on
+ * lanes (cb_world2) they are cheap, and it does: seed 77, 100 deals, 8.08 G -> 6.59 G
+ * instructions (callgrind), the largest search 1.11 M -> 0.46 M nodes; 200 deals of
+ * seeds 77 and 1, nodes total 20.8 M -> 15.1 M and 17.4 M -> 13.6 M. */
+#define CB_COUPLED_PLAYERS 4
 
 typedef struct {
     cb_entry *tt;
