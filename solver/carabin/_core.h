@@ -60,6 +60,7 @@
 #ifndef CB_CORE_H
 #define CB_CORE_H
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,7 +147,10 @@ typedef struct {
     uint64_t bucket_mask; /* buckets of 4 entries */
     uint32_t gen;
     int n, trump, bidder, order, mode;
+    uint64_t tbits; /* trump << 30 | bidder << 45: their bits in the keys of the tables */
+    uint64_t kbits; /* tbits | order << 62: cb_key's */
     uint64_t tmask;
+    uint64_t over[64]; /* by card w: the cards that beat w when it wins the trick so far */
     uint64_t hands[2][CB_MAXP];
     uint64_t world[2];
     uint64_t ref[2][CB_MAXP]; /* the hands that define card ownership for this generation */
@@ -198,8 +202,23 @@ static inline int cb_points(const cb_ctx *c, uint64_t m)
 
 static inline int cb_card_pts(const cb_ctx *c, int x) { return c->pts[x]; }
 
+/* The cards of the suit of card x strictly above it and strictly below it, as tables
+ * (one look-up instead of a few shifts; x = 0..63, every bit a card or not). */
+#define CB_ABOVE(x) (CB_SUIT(x) & ~((2ull << (x)) - 1))
+#define CB_BELOW(x) (CB_SUIT(x) & ((1ull << (x)) - 1))
+#define CB_ROW4(F, x) F(x), F((x) + 1), F((x) + 2), F((x) + 3)
+#define CB_ROW16(F, x) CB_ROW4(F, x), CB_ROW4(F, (x) + 4), CB_ROW4(F, (x) + 8), CB_ROW4(F, (x) + 12)
+#define CB_ROW64(F) CB_ROW16(F, 0), CB_ROW16(F, 16), CB_ROW16(F, 32), CB_ROW16(F, 48)
+static const uint64_t cb_above_tab[64] = {CB_ROW64(CB_ABOVE)};
+static const uint64_t cb_below_tab[64] = {CB_ROW64(CB_BELOW)};
+#undef CB_ROW64
+#undef CB_ROW16
+#undef CB_ROW4
+
 /* cards of the suit of c strictly above c */
-static inline uint64_t cb_above(int c) { return CB_SUIT(c) & ~((2ull << c) - 1); }
+static inline uint64_t cb_above(int c) { return cb_above_tab[c]; }
+/* cards of the suit of c strictly below c */
+static inline uint64_t cb_below(int c) { return cb_below_tab[c]; }
 
 static cb_ctx *cb_new(size_t megabytes)
 {
@@ -300,9 +319,7 @@ static inline uint64_t cb_key(const cb_ctx *c, int leader, int h)
 {
     uint64_t k = c->world[0] | c->world[1];
     k |= (uint64_t)leader << 13;
-    k |= (uint64_t)h << 29 | (uint64_t)c->trump << 30;
-    k |= (uint64_t)c->bidder << 45;
-    k |= (uint64_t)c->mode << 61 | (uint64_t)c->order << 62;
+    k |= (uint64_t)h << 29 | c->kbits | (uint64_t)c->mode << 61; /* kbits: trump, bidder, order */
     return k;
 }
 
@@ -322,26 +339,72 @@ static inline cb_entry *cb_probe(cb_ctx *c, uint64_t key)
 }
 
 /* ----------------------------------------------------------------- rules */
-/* 1 if card x beats w, the card winning the trick so far */
-static inline int cb_beats(const cb_ctx *c, int x, int w)
+/* The cards that beat card w when it wins the trick so far: the higher cards of its
+ * suit, and every trump if it is none (cb_ctx.over, set with the trump by cb_load). */
+static inline uint64_t cb_over(const cb_ctx *c, int w)
 {
-    if ((x >> 4) == (w >> 4)) return x > w;
-    return (int)((c->tmask >> x) & 1);
+    return cb_above(w) | ((c->tmask >> w) & 1 ? 0 : c->tmask);
 }
 
+/* 1 if card x beats w, the card winning the trick so far */
+static inline int cb_beats(const cb_ctx *c, int x, int w) { return (int)((c->over[w] >> x) & 1); }
+
 /* 1 if some card of `hand` beats w */
-static inline int cb_can_beat(const cb_ctx *c, uint64_t hand, int w)
-{
-    if (hand & cb_above(w)) return 1;
-    return !((c->tmask >> w) & 1) && (hand & c->tmask);
-}
+static inline int cb_can_beat(const cb_ctx *c, uint64_t hand, int w) { return (hand & c->over[w]) != 0; }
 
 typedef struct {
     int leader, h, i;   /* i = cards already played to the trick */
     int wseat, wcard;   /* winner so far (-1 when i == 0) */
+    int seat;           /* the seat to play: (leader + i) mod n */
+    int bpos;           /* the bidder's place in the trick: (bidder - leader) mod n */
     uint64_t tcards;    /* cards of the trick so far */
+    uint64_t after_c;   /* the cards (of kind h) of the coalition's seats to play after him */
     int tpts;
+    int inplay;         /* the points of the cards held when the trick began: still held
+                           (of either kind) or played to it since */
 } cb_trick_state;
+
+/* The seat to play at node t, the coalition's cards after him and the points in play
+ * (t->seat, t->after_c, t->inplay), from its leader, its cards played so far and the
+ * hands. The search keeps them from node to node (cb_trick_next); a node made anywhere
+ * else gets them here. */
+static inline void cb_trick_fill(const cb_ctx *c, cb_trick_state *t)
+{
+    int n = c->n, b = c->bidder;
+    uint64_t m = 0;
+    t->seat = (t->leader + t->i) % n;
+    t->bpos = (b - t->leader + n) % n;
+    for (int j = t->i + 1, s = t->seat + 1; j < n; j++, s++) {
+        if (s >= n) s -= n;
+        if (s != b) m |= c->hands[t->h][s];
+    }
+    t->after_c = m;
+    t->inplay = cb_points(c, c->world[0] | c->world[1]) + t->tpts;
+}
+
+/* The first node of a trick: `leader` leads a trick of kind h. */
+static inline void cb_trick_start(const cb_ctx *c, cb_trick_state *t, int leader, int h)
+{
+    t->leader = leader;
+    t->h = h;
+    t->i = 0;
+    t->wseat = t->wcard = -1;
+    t->tcards = 0;
+    t->tpts = 0;
+    cb_trick_fill(c, t);
+}
+
+/* The node after the mover of node t has played, but for what his card does to the
+ * trick (cb_trick_add): one card more, the next seat to play, and the coalition's cards
+ * after that seat (those after the mover less that seat's own). */
+static inline void cb_trick_next(const cb_ctx *c, const cb_trick_state *t, cb_trick_state *nt)
+{
+    int next = t->seat + 1 == c->n ? 0 : t->seat + 1;
+    *nt = *t;
+    nt->i = t->i + 1;
+    nt->seat = next;
+    nt->after_c = t->after_c & ~c->hands[t->h][next];
+}
 
 /* Who plays around the mover at node t: whether the bidder has played already or is
  * still to play after him, and the cards of the coalition's seats still to play after
@@ -351,22 +414,15 @@ typedef struct {
     uint64_t after_c;
 } cb_seats;
 
-static inline void cb_seats_of(const cb_ctx *c, const cb_trick_state *t, cb_seats *q)
+static inline void cb_seats_of(const cb_trick_state *t, cb_seats *q)
 {
-    int n = c->n, b = c->bidder, bpos = b - t->leader;
-    if (bpos < 0) bpos += n;
-    q->bidder_played = bpos < t->i;
-    q->bidder_later = bpos > t->i;
-    uint64_t m = 0;
-    for (int j = t->i + 1, s = t->leader + t->i + 1; j < n; j++, s++) {
-        if (s >= n) s -= n;
-        if (s != b) m |= c->hands[t->h][s];
-    }
-    q->after_c = m;
+    q->bidder_played = t->bpos < t->i;
+    q->bidder_later = t->bpos > t->i;
+    q->after_c = t->after_c;
 }
 
 /* The trick after `seat` plays x to it at node t: who is winning it, with which card,
- * its cards and points (nt->i is the caller's). */
+ * its cards and points (nt's other fields are the caller's: cb_trick_next). */
 static inline void cb_trick_add(const cb_ctx *c, const cb_trick_state *t, cb_trick_state *nt,
                                 int seat, int x)
 {
@@ -421,8 +477,10 @@ static inline uint64_t cb_moves_of(const cb_ctx *c, const cb_trick_state *t, int
     while (m) {
         int x = cb_ctz(m);
         m &= m - 1;
-        uint64_t up = cb_above(x) & live;
-        uint64_t down = CB_SUIT(x) & ((1ull << x) - 1) & live;
+        uint64_t above = cb_above(x), below = cb_below(x);
+        if (!((above | below) & hand)) continue; /* alone in his suit: no run */
+        uint64_t up = above & live;
+        uint64_t down = below & live;
         int run_up = up && ((hand >> cb_ctz(up)) & 1);
         int run_down = down && ((hand >> cb_top(down)) & 1);
         if (!run_up && !run_down) continue;
@@ -551,16 +609,21 @@ static int cb_world_value(cb_ctx *c, int h, int leader);
 static inline __attribute__((always_inline)) int cb_order(const cb_ctx *c, const cb_trick_state *t, int seat, uint64_t moves, int ttbest,
                     const cb_seats *q, int *out)
 {
+    if (moves && !(moves & (moves - 1))) { /* one card: nothing to order */
+        out[0] = cb_ctz(moves);
+        return 1;
+    }
     int h = t->h, b = c->bidder, chelem = c->mode == 1;
-    int scores[4], k = 0;
+    int scores[5] = {INT_MAX}, k = 0;
     /* seats still to play after `seat` */
     uint64_t later_c = q->after_c;
     int bidder_later = q->bidder_later;
     uint64_t bh = c->hands[h][b];
+    uint64_t winning = t->i == 0 ? moves : moves & c->over[t->wcard]; /* the cards that take the lead */
     while (moves) {
         int x = cb_ctz(moves);
         moves &= moves - 1;
-        int wins = t->i == 0 || cb_beats(c, x, t->wcard);
+        int wins = (int)((winning >> x) & 1);
         int w = wins ? x : t->wcard;
         int wseat = wins ? seat : t->wseat;
         int p = cb_card_pts(c, x), s;
@@ -585,9 +648,29 @@ static inline __attribute__((always_inline)) int cb_order(const cb_ctx *c, const
             } else if (coal_wins) s = 1000 + 10 * p - (x & 15) - keep; /* settled already: shed points */
             else s = -10 * p - (x & 15) - keep;
         }
-        k = tl_insert(out, scores, k, x, s);
+        /* insertion into out[0..k), kept in descending score order, ties in the order the
+         * cards come (as tl_insert, but scores[i] is out[i - 1]'s and scores[0] a sentinel
+         * above every score: one test a step) */
+        int i = ++k;
+        while (scores[i - 1] < s) {
+            scores[i] = scores[i - 1];
+            out[i - 1] = out[i - 2];
+            i--;
+        }
+        scores[i] = s;
+        out[i - 1] = x;
     }
     return k;
+}
+
+/* Bidder's points from node t once its trick is complete: the gain now, then the next
+ * trick from its boundary. */
+static inline __attribute__((always_inline)) int cb_trick_done(cb_ctx *c, const cb_trick_state *t,
+                                                               int alpha, int beta)
+{
+    int gain = t->wseat == c->bidder ? t->tpts : 0;
+    int nh = cb_next_hand(c, t->h);
+    return gain + cb_boundary(c, t->wseat, nh, alpha - gain, beta - gain);
 }
 
 /* Bidder's points from a node inside a trick (its cards so far included). */
@@ -595,19 +678,15 @@ TL_DISPATCH static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, i
 {
     int n = c->n;
     c->nodes++;
-    if (t->i == n) {
-        int gain = t->wseat == c->bidder ? t->tpts : 0;
-        int nh = cb_next_hand(c, t->h);
-        return gain + cb_boundary(c, t->wseat, nh, alpha - gain, beta - gain);
-    }
-    int seat = (t->leader + t->i) % n, h = t->h, b = c->bidder;
+    if (t->i == n) return cb_trick_done(c, t, alpha, beta);
+    int seat = t->seat, h = t->h, b = c->bidder;
     int maximizing = seat == b;
     /* Who can still take the trick: once the bidder has played and is beaten, or the
      * coalition's card is above anything he holds, nothing of this trick is his; once
      * he has played a card nobody after him can beat, all of it is. */
-    int live = cb_points(c, c->world[0] | c->world[1]);
+    int live = t->inplay - t->tpts; /* the points still held */
     cb_seats q;
-    cb_seats_of(c, t, &q);
+    cb_seats_of(t, &q);
     uint64_t later_c = q.after_c | (maximizing ? 0 : c->hands[h][seat]);
     int lost = t->wseat != b && (q.bidder_played || !cb_can_beat(c, c->hands[h][b], t->wcard));
     int won = t->wseat == b && !cb_can_beat(c, later_c, t->wcard);
@@ -630,11 +709,9 @@ TL_DISPATCH static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, i
             int wins = cb_beats(c, x, t->wcard);
             int ws = wins ? seat : t->wseat;
             int gain = ws == b ? t->tpts + cb_card_pts(c, x) : 0;
-            c->world[h] &= ~bit;
-            c->hands[h][seat] &= ~bit;
+            c->world[h] &= ~bit; /* the key depends on the worlds only */
             uint64_t key = cb_key(c, ws, cb_next_hand(c, h));
             c->world[h] |= bit;
-            c->hands[h][seat] |= bit;
             cb_entry *e = cb_probe(c, key);
             if (!e) continue;
             if (maximizing && gain + e->lo >= beta) return gain + e->lo;
@@ -644,15 +721,21 @@ TL_DISPATCH static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, i
     int order[4];
     int k = cb_order(c, t, seat, moves, -1, &q, order);
     int best = maximizing ? -CB_INF : CB_INF;
-    cb_trick_state nt = *t;
-    nt.i = t->i + 1;
+    cb_trick_state nt;
+    cb_trick_next(c, t, &nt);
+    int last = nt.i == n; /* the children complete the trick */
     for (int j = 0; j < k; j++) {
         int x = order[j];
         uint64_t bit = 1ull << x;
         cb_trick_add(c, t, &nt, seat, x);
         c->hands[h][seat] &= ~bit;
         c->world[h] &= ~bit;
-        int v = cb_trick(c, &nt, alpha, beta);
+        int v;
+        if (!last) v = cb_trick(c, &nt, alpha, beta);
+        else { /* the trick complete: a node, as cb_trick counts it */
+            c->nodes++;
+            v = cb_trick_done(c, &nt, alpha, beta);
+        }
         c->hands[h][seat] |= bit;
         c->world[h] |= bit;
         if (c->stop.stopped) return 0;
@@ -722,16 +805,22 @@ static int cb_world_trick(cb_ctx *c, const cb_trick_state *t, int alpha, int bet
 static void cb_world_shape(const cb_ctx *c, int h, int leader, uint64_t *key)
 {
     int n = c->n, b = c->bidder;
+    uint8_t sym[64]; /* the symbol of each card of the world */
+    for (int s = 0; s < n; s++) {
+        int own = s >= b ? s - b : s - b + n;
+        for (uint64_t m = c->hands[h][s]; m; m &= m - 1) {
+            int x = cb_ctz(m);
+            sym[x] = (uint8_t)(own * 8 + c->pts[x]);
+        }
+    }
     uint8_t suit[4][14]; /* number of cards, then their symbols */
     for (int su = 0; su < 4; su++) {
         uint64_t m = c->world[h] & (0x1FFFull << (16 * su));
         int len = 0;
         while (m) {
-            int x = cb_top(m), own = 0;
+            int x = cb_top(m);
             m &= ~(1ull << x);
-            for (int s = 0; s < n; s++)
-                if ((c->hands[h][s] >> x) & 1) own = (s - b + n) % n;
-            suit[su][++len] = (uint8_t)(own * 8 + c->pts[x]);
+            suit[su][++len] = sym[x];
         }
         suit[su][0] = (uint8_t)len;
         memset(suit[su] + len + 1, 0, (size_t)(13 - len));
@@ -744,8 +833,8 @@ static void cb_world_shape(const cb_ctx *c, int h, int leader, uint64_t *key)
         order[j] = su;
     }
     key[0] = key[1] = key[2] = 0;
-    int at = 0;
-#define CB_SYMBOL(v) (key[at / 10] |= (uint64_t)(v) << (6 * (at % 10)), at++)
+    int at = 0, sh = 0; /* the next symbol's word and bit: ten symbols a word */
+#define CB_SYMBOL(v) (key[at] |= (uint64_t)(v) << sh, (sh += 6) == 60 ? (sh = 0, at++) : 0)
     CB_SYMBOL((leader == CB_ANY ? 7 : leader == CB_COAL ? 6 : (leader - b + n) % n) + 8 * c->wvar);
     for (int j = 0; j < 4; j++) {
         const uint8_t *q = suit[order[j]];
@@ -897,6 +986,8 @@ static int cb_world2(cb_ctx *c, int h, int leader)
     return v[0] < 0 ? CB_NODUCK : v[0];
 }
 
+TL_DISPATCH static int cb_world_solve(cb_ctx *c, int h, int leader, uint64_t key, cb_wentry *e);
+
 /* The bidder's points of the single-world game of kind h (see above) with `leader`
  * (or CB_ANY) to lead its next trick. */
 TL_DISPATCH static int cb_world_value(cb_ctx *c, int h, int leader)
@@ -922,10 +1013,19 @@ TL_DISPATCH static int cb_world_value(cb_ctx *c, int h, int leader)
         c->wvar = var;
         return v;
     }
-    uint64_t key = w | (uint64_t)leader << 13 | (uint64_t)h << 29 | (uint64_t)c->trump << 30 |
-                   (uint64_t)b << 45 | (uint64_t)c->wvar << 61 | 1ull << 63;
+    uint64_t key = w | (uint64_t)leader << 13 | (uint64_t)h << 29 | c->tbits |
+                   (uint64_t)c->wvar << 61 | 1ull << 63;
     cb_wentry *e = &c->wt[tl_hash(key) & c->wt_mask];
     if (e->tag == c->gen && e->key == key) return e->v;
+    return cb_world_solve(c, h, leader, key, e);
+}
+
+/* cb_world_value of a game not in its table (entry e, key `key`): apart, so that a
+ * look-up does not pay for the search's frame. */
+TL_DISPATCH static __attribute__((noinline)) int cb_world_solve(cb_ctx *c, int h, int leader,
+                                                                uint64_t key, cb_wentry *e)
+{
+    int n = c->n, b = c->bidder, k = cb_popc(c->world[h]) / n; /* tricks left */
     if (cb_check_stop(c)) return 0;
     if (c->lanes && k == 2 && leader != CB_ANY && leader != CB_COAL) { /* cheaper than its shape */
         c->nodes++;
@@ -949,7 +1049,8 @@ TL_DISPATCH static int cb_world_value(cb_ctx *c, int h, int leader)
             if (u < v) v = u;
         }
     } else {
-        cb_trick_state t = {leader, h, 0, -1, -1, 0, 0};
+        cb_trick_state t;
+        cb_trick_start(c, &t, leader, h);
         v = cb_world_trick(c, &t, -CB_INF, CB_INF);
     }
     if (c->stop.stopped) return 0;
@@ -970,6 +1071,21 @@ static int cb_trick_world(cb_ctx *c, const cb_trick_state *t, int alpha, int bet
     return cb_trick_bound(c, t, alpha, beta, 1);
 }
 
+/* The value of a complete trick for cb_trick_bound (below), by `ahead`. */
+static inline __attribute__((always_inline)) int cb_bound_done(cb_ctx *c, const cb_trick_state *t,
+                                                               int ahead)
+{
+    int h = t->h, b = c->bidder;
+    int gain = t->wseat == b ? t->tpts : 0;
+    if (!ahead) {
+        int next = c->wvar == CB_NOLEAD && t->wseat != b && cb_popc(c->world[h]) > c->n ? CB_COAL : CB_ANY;
+        int v = cb_world_value(c, h, next);
+        return v == CB_NODUCK ? v : gain + v;
+    }
+    int nh = cb_next_hand(c, h);
+    return gain + cb_world_value(c, nh, t->wseat) + cb_world_value(c, 1 - nh, CB_ANY);
+}
+
 /* The minimax of the rest of the trick at node t for both of the above: `ahead` 0
  * values a complete trick by its own world's game from there (cb_world_trick), 1 by
  * the bounds of both worlds with the trick's winner to lead the next (cb_trick_world).
@@ -979,21 +1095,12 @@ TL_DISPATCH static int cb_trick_bound(cb_ctx *c, const cb_trick_state *t, int al
 {
     int n = c->n, h = t->h, b = c->bidder;
     if (!ahead) c->nodes++;
-    if (t->i == n) {
-        int gain = t->wseat == b ? t->tpts : 0;
-        if (!ahead) {
-            int next = c->wvar == CB_NOLEAD && t->wseat != b && cb_popc(c->world[h]) > n ? CB_COAL : CB_ANY;
-            int v = cb_world_value(c, h, next);
-            return v == CB_NODUCK ? v : gain + v;
-        }
-        int nh = cb_next_hand(c, h);
-        return gain + cb_world_value(c, nh, t->wseat) + cb_world_value(c, 1 - nh, CB_ANY);
-    }
+    if (t->i == n) return cb_bound_done(c, t, ahead);
     if (ahead) c->nodes++;
-    int seat = (t->leader + t->i) % n;
+    int seat = t->seat;
     int maximizing = seat == b;
     cb_seats q;
-    cb_seats_of(c, t, &q);
+    cb_seats_of(t, &q);
     uint64_t moves = cb_moves_of(c, t, seat, 0, &q);
     /* a ducking game: the bidder plays no card above the trick's, unless he leads it or
      * it is one of the last (1 or 2) tricks of the world */
@@ -1008,15 +1115,21 @@ TL_DISPATCH static int cb_trick_bound(cb_ctx *c, const cb_trick_state *t, int al
     int order[4];
     int k = cb_order(c, t, seat, moves, -1, &q, order);
     int best = maximizing ? -CB_INF : CB_INF;
-    cb_trick_state nt = *t;
-    nt.i = t->i + 1;
+    cb_trick_state nt;
+    cb_trick_next(c, t, &nt);
+    int last = nt.i == n; /* the children complete the trick */
     for (int j = 0; j < k; j++) {
         int x = order[j];
         uint64_t bit = 1ull << x;
         cb_trick_add(c, t, &nt, seat, x);
         c->hands[h][seat] &= ~bit;
         c->world[h] &= ~bit;
-        int v = cb_trick_bound(c, &nt, alpha, beta, ahead);
+        int v;
+        if (!last) v = cb_trick_bound(c, &nt, alpha, beta, ahead);
+        else { /* the trick complete: a node where cb_trick_bound counts one */
+            if (!ahead) c->nodes++;
+            v = cb_bound_done(c, &nt, ahead);
+        }
         c->hands[h][seat] |= bit;
         c->world[h] |= bit;
         if (c->stop.stopped) return 0;
@@ -1082,8 +1195,8 @@ static int cb_coupled_bound(cb_ctx *c, int leader, int h)
  * of its own table instead of n. */
 static uint64_t cb_world_spread(cb_ctx *c, int h, int m)
 {
-    uint64_t key = c->world[h] | 6ull << 13 | (uint64_t)h << 29 | (uint64_t)c->trump << 30 |
-                   (uint64_t)c->bidder << 45 | 1ull << 63; /* leader 6: no seat, not CB_ANY */
+    uint64_t key = c->world[h] | 6ull << 13 | (uint64_t)h << 29 | c->tbits |
+                   1ull << 63; /* leader 6: no seat, not CB_ANY */
     cb_pentry *e = &c->pt[tl_hash(key) & c->pt_mask];
     if (e->tag == c->gen && e->key == key) return e->spread;
     uint64_t spread = 0;
@@ -1125,7 +1238,8 @@ static int cb_look_ahead(cb_ctx *c, int leader, int h, int beta, int m)
         if (m + lo >= beta) return m + lo;
         if (m + hi < beta) return m + hi;
     }
-    cb_trick_state t0 = {leader, h, 0, -1, -1, 0, 0};
+    cb_trick_state t0;
+    cb_trick_start(c, &t0, leader, h);
     int la = cb_trick_world(c, &t0, beta - 1, beta);
     if (c->stop.stopped) return 0;
     tl_bounds_update(beta - 1 - m, beta - m, la - m, &lo, &hi);
@@ -1190,16 +1304,17 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
     if (lo > alpha) alpha = lo;
     if (hi < beta) beta = hi;
     int a0 = alpha, b0 = beta;
-    cb_trick_state t = {leader, h, 0, -1, -1, 0, 0};
+    cb_trick_state t;
+    cb_trick_start(c, &t, leader, h);
     cb_seats q;
-    cb_seats_of(c, &t, &q);
+    cb_seats_of(&t, &q);
     uint64_t moves = cb_moves_of(c, &t, leader, 0, &q);
     int order[4];
     int k = cb_order(c, &t, leader, moves, ttbest, &q, order);
     int maximizing = leader == c->bidder;
     int best = maximizing ? -CB_INF : CB_INF, bestm = -1;
-    cb_trick_state nt = t;
-    nt.i = 1;
+    cb_trick_state nt;
+    cb_trick_next(c, &t, &nt);
     nt.wseat = leader;
     for (int j = 0; j < k; j++) {
         int x = order[j];
@@ -1233,10 +1348,10 @@ TL_DISPATCH static int cb_all_trick(cb_ctx *c, const cb_trick_state *t)
         if (t->wseat != b) return 0;
         return cb_all_boundary(c, t->wseat, cb_next_hand(c, t->h));
     }
-    int seat = (t->leader + t->i) % n, h = t->h;
+    int seat = t->seat, h = t->h;
     /* bidder has played and is beaten, or cannot beat the coalition's card: lost */
     cb_seats q;
-    cb_seats_of(c, t, &q);
+    cb_seats_of(t, &q);
     if (t->i > 0 && t->wseat != b) {
         if (q.bidder_played || !cb_can_beat(c, c->hands[h][b], t->wcard)) return 0;
     }
@@ -1244,8 +1359,8 @@ TL_DISPATCH static int cb_all_trick(cb_ctx *c, const cb_trick_state *t)
     int order[4];
     int k = cb_order(c, t, seat, moves, -1, &q, order);
     int maximizing = seat == b;
-    cb_trick_state nt = *t;
-    nt.i = t->i + 1;
+    cb_trick_state nt;
+    cb_trick_next(c, t, &nt);
     for (int j = 0; j < k; j++) {
         int x = order[j];
         uint64_t bit = 1ull << x;
@@ -1281,7 +1396,8 @@ TL_DISPATCH static int cb_all_boundary(cb_ctx *c, int leader, int h)
     cb_entry *bucket = cb_bucket(c, key);
     cb_entry *e = cb_tt_find(bucket, key, c->gen);
     if (e) return e->lo;
-    cb_trick_state t = {leader, h, 0, -1, -1, 0, 0};
+    cb_trick_state t;
+    cb_trick_start(c, &t, leader, h);
     int v = cb_all_trick(c, &t);
     if (c->stop.stopped) return 0;
     cb_tt_put(bucket, key, c->gen, c->gen, cb_popc(all), v, v, -1);
@@ -1377,7 +1493,10 @@ static void cb_load(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidd
     c->n = n;
     c->sure_world[0] = c->sure_world[1] = ~0ull; /* no cards of a kind are all 64 bits */
     c->trump = trump;
+    c->tbits = (uint64_t)trump << 30 | (uint64_t)bidder << 45;
+    c->kbits = c->tbits | (uint64_t)order << 62;
     c->tmask = 0x1FFFull << (16 * trump);
+    for (int x = 0; x < 64; x++) c->over[x] = cb_over(c, x);
     c->bidder = bidder;
     c->order = order;
     c->mode = 0;
@@ -1403,12 +1522,15 @@ static void cb_load(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidd
         t->tcards |= 1ull << x;
         t->tpts += cb_card_pts(c, x);
     }
+    cb_trick_fill(c, t);
 }
 
 static int cb_node_search(cb_ctx *c, const cb_node *node, int alpha, int beta)
 {
     if (node->t.i == 0) return cb_boundary(c, node->t.leader, node->t.h, alpha, beta);
-    return cb_trick(c, &node->t, alpha, beta);
+    cb_trick_state t = node->t; /* callers make nodes of their own (cb_moves, _tree.h) */
+    cb_trick_fill(c, &t);
+    return cb_trick(c, &t, alpha, beta);
 }
 
 static int cb_node_total(const cb_ctx *c, const cb_node *node)
@@ -1586,6 +1708,7 @@ static int cb_pimc_world(cb_ctx *c, const cb_node *root, int x, int chelem, int 
     ch.tpts = t->tpts + cb_card_pts(c, x);
     c->hands[h][seat] &= ~bit;
     c->world[h] &= ~bit;
+    cb_trick_fill(c, &ch);
     int done = ch.i == n, nh = done ? cb_next_hand(c, h) : h;
     int need = target - (done && ch.wseat == b ? ch.tpts : 0);
     int left = cb_points(c, c->world[0] | c->world[1]) + (done ? 0 : ch.tpts);
