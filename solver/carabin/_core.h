@@ -44,6 +44,8 @@
  *    every boundary it reaches (cb_look_ahead), which often does; that look-ahead
  *    depends on the other world only through its values by leader, so its bounds are
  *    tabled under those and shared by boundaries whose other worlds differ;
+ *  - an upper bound from the same games with the bidder choosing every later leader
+ *    (cb_world_upper), from 5 players on;
  *  - a second lower bound from single-world games that keep one coupling of the two
  *    worlds (see cb_world_var): the coalition cannot make the bidder lead a trick after
  *    it took the one before in that world unless he takes the other world's trick in
@@ -141,6 +143,14 @@ static const uint64_t cb_world_after[CB_MAXP + 1] = {0, 0, 0, 30000, 50000, 4000
  * instructions (callgrind), the largest search 1.11 M -> 0.46 M nodes; 200 deals of
  * seeds 77 and 1, nodes total 20.8 M -> 15.1 M and 17.4 M -> 13.6 M. */
 #define CB_COUPLED_PLAYERS 4
+/* The single-world upper bound (cb_world_upper) is used from this many players on: it
+ * settles boundaries of the proofs that the bidder cannot reach a target. At 4 players
+ * it saves too few nodes to pay for its games (core alone, table cleared per search:
+ * seeds 77 and 2027, 200 deals, nodes -3 % and -0.6 %, CPU +12-14 %); at 5, seed 2026,
+ * 100 deals, nodes 125.6 M -> 116.9 M (the largest search 29.0 M -> 25.3 M); the three
+ * slowest 5-player deals of seeds 2026 and 2027, 90.5 M -> 75.0 M; 6 players, seed 2026
+ * #19 (value 2, two costly fail-low probes) 367 M -> 284 M. */
+#define CB_UPPER_PLAYERS 5
 
 typedef struct {
     cb_entry *tt;
@@ -590,6 +600,7 @@ static int cb_world_value(cb_ctx *c, int h, int leader);
 #define CB_NOLEAD 1 /* after a coalition trick the coalition leads, but for the last trick */
 #define CB_DUCK1 2  /* the bidder ducks every trick he does not lead but the last */
 #define CB_DUCK2 3  /* ... but the last two */
+#define CB_UPPER 4 /* every later leader chosen by the bidder: an upper bound (cb_world_upper) */
 #define CB_NODUCK (-100) /* a ducking game in which the bidder cannot duck: no bound */
 
 /* Order the moves of `seat` in the trick: higher score first. Whoever wins a trick leads
@@ -958,9 +969,17 @@ static int cb_world2(cb_ctx *c, int h, int leader)
     uint64_t win[CB_MAXP];
     cb_lane_winners(c, cards, leader, 0, b, win);
     uint64_t first = win[b], last = ~0ull;
-    for (int l = 0; l < n && last; l++) {
-        cb_lane_winners(c, cards, l, 1, b, win);
-        last &= win[b];
+    if (c->wvar == CB_UPPER) { /* he takes it if some leader lets him */
+        last = 0;
+        for (int l = 0; l < n; l++) {
+            cb_lane_winners(c, cards, l, 1, b, win);
+            last |= win[b];
+        }
+    } else {
+        for (int l = 0; l < n && last; l++) {
+            cb_lane_winners(c, cards, l, 1, b, win);
+            last &= win[b];
+        }
     }
     uint64_t barred = c->wvar == CB_DUCK1 && leader != b ? cb_lane_over(c, cards, leader, b) : 0;
     uint8_t p[64];
@@ -1007,14 +1026,14 @@ TL_DISPATCH static int cb_world_value(cb_ctx *c, int h, int leader)
      * table) it as that (CB_NOLEAD restricts leaders only before a world's last trick,
      * CB_DUCK2 ducks only before its last two, CB_DUCK1 before its last one) */
     int var = c->wvar, k = cb_popc(w) / n;
-    if (var != CB_PLAIN && (k <= 1 || (k <= 2 && var != CB_DUCK1))) {
+    if (var != CB_PLAIN && var != CB_UPPER && (k <= 1 || (k <= 2 && var != CB_DUCK1))) {
         c->wvar = CB_PLAIN;
         int v = cb_world_value(c, h, leader);
         c->wvar = var;
         return v;
     }
     uint64_t key = w | (uint64_t)leader << 13 | (uint64_t)h << 29 | c->tbits |
-                   (uint64_t)c->wvar << 61 | 1ull << 63;
+                   (uint64_t)c->wvar << 61;
     cb_wentry *e = &c->wt[tl_hash(key) & c->wt_mask];
     if (e->tag == c->gen && e->key == key) return e->v;
     return cb_world_solve(c, h, leader, key, e);
@@ -1042,11 +1061,12 @@ TL_DISPATCH static __attribute__((noinline)) int cb_world_solve(cb_ctx *c, int h
     if (se->tag == c->gen && !memcmp(se->k, sk, sizeof sk)) {
         v = se->v;
     } else if (leader == CB_ANY || leader == CB_COAL) {
-        v = CB_INF;
+        int up = c->wvar == CB_UPPER; /* the bidder chooses the leader */
+        v = up ? -CB_INF : CB_INF;
         for (int s = 0; s < n; s++) {
             if (leader == CB_COAL && s == b) continue;
             int u = cb_world_value(c, h, s);
-            if (u < v) v = u;
+            if (up ? u > v : u < v) v = u;
         }
     } else {
         cb_trick_state t;
@@ -1104,7 +1124,7 @@ TL_DISPATCH static int cb_trick_bound(cb_ctx *c, const cb_trick_state *t, int al
     uint64_t moves = cb_moves_of(c, t, seat, 0, &q);
     /* a ducking game: the bidder plays no card above the trick's, unless he leads it or
      * it is one of the last (1 or 2) tricks of the world */
-    if (c->wvar >= CB_DUCK1 && maximizing && t->leader != b &&
+    if ((c->wvar == CB_DUCK1 || c->wvar == CB_DUCK2) && maximizing && t->leader != b &&
         cb_popc(c->world[h]) + t->i > (c->wvar - CB_DUCK1 + 1) * n) {
         for (uint64_t m = moves; m; m &= m - 1) {
             int x = cb_ctz(m);
@@ -1188,6 +1208,16 @@ static int cb_coupled_bound(cb_ctx *c, int leader, int h)
     int vy = cb_world_var(c, 1 - h, CB_ANY, ky == kx ? CB_DUCK2 : CB_DUCK1);
     if (vy == CB_NODUCK) return -1;
     return vy + cb_world_var(c, h, leader, CB_NOLEAD);
+}
+
+/* An upper bound on the bidder's points from a trick boundary where `leader` leads a
+ * trick of kind h: the sum over the two worlds of the single-world games in which the
+ * bidder chooses the leader of every later trick (CB_UPPER). The coalition that plays
+ * each world by an optimal strategy of its game keeps him to at most its value
+ * whoever leads each trick, whatever happens in the other world. */
+static int cb_world_upper(cb_ctx *c, int leader, int h)
+{
+    return cb_world_var(c, h, leader, CB_UPPER) + cb_world_var(c, 1 - h, CB_ANY, CB_UPPER);
 }
 
 /* The single-world values of kind h by leader (seat s), each as its excess over m,
@@ -1290,6 +1320,15 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
             if (c->stop.stopped) return 0;
             if (wc > lo) lo = wc;
             if (lo >= beta) return lo;
+        }
+        if (c->n >= CB_UPPER_PLAYERS) {
+            int wu = cb_world_upper(c, leader, h);
+            if (c->stop.stopped) return 0;
+            if (wu < hi) hi = wu;
+            if (hi <= alpha) {
+                cb_tt_put(bucket, key, c->gen, c->gen, cb_popc(all), lo, hi, -1);
+                return hi;
+            }
         }
         /* the same one trick later, after every way of playing this trick (cheaper
          * than the search: no table, no sure points) */
@@ -1602,8 +1641,9 @@ static int cb_all_tricks(cb_ctx *c, int n, const uint64_t *hands, int trump, int
     return c->stop.stopped ? -1 : v;
 }
 
-/* The single-world lower bounds at a trick boundary (no trick under way): out[0] the
- * plain pair's, out[1] the coupled pair's (-1 where it gives none). 0, or -1 if stopped. */
+/* The single-world bounds at a trick boundary (no trick under way): out[0] the plain
+ * pair's lower bound, out[1] the coupled pair's (-1 where it gives none), out[2] the
+ * upper bound (cb_world_upper). 0, or -1 if stopped. */
 static int cb_world_bounds(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder,
                            int leader, int h, int order, int *out)
 {
@@ -1611,6 +1651,7 @@ static int cb_world_bounds(cb_ctx *c, int n, const uint64_t *hands, int trump, i
     cb_load(c, n, hands, trump, bidder, leader, h, order, NULL, 0, &node);
     out[0] = cb_world_value(c, h, leader) + cb_world_value(c, 1 - h, CB_ANY);
     out[1] = cb_coupled_bound(c, leader, h);
+    out[2] = cb_world_upper(c, leader, h);
     return c->stop.stopped ? -1 : 0;
 }
 

@@ -68,7 +68,7 @@ class Core:
         leader: int,
         h: int,
         order: int,
-    ) -> tuple[int, int | None]: ...
+    ) -> tuple[int, int | None, int]: ...
     def all_tricks(
         self,
         n: int,

@@ -437,18 +437,20 @@ cdef class Core:
         return bool(v)
 
     def world_bounds(self, n, hands, trump, bidder, leader, h, order):
-        """(plain, coupled): the lower bounds on the bidder's points that the search
-        takes from single-world games at a trick boundary (see cb_world_var in _core.h):
-        the plain pair's, and the coupled pair's, None where it gives none."""
+        """(plain, coupled, upper): the bounds on the bidder's points that the search
+        takes from single-world games at a trick boundary (see cb_world_var and
+        cb_world_upper in _core.h): the plain pair's lower bound, the coupled pair's
+        (None where it gives none), and the upper bound of the games in which he
+        chooses every later leader."""
         cdef cb_args a
-        cdef int out[2]
+        cdef int out[3]
         self._position(n, hands, trump, bidder, leader, h, order, [], &a)
         cdef bint hooked = _stop_begin(&self.ctx.stop)
         with nogil:
             cb_world_bounds(self.ctx, a.n, a.hands, a.trump, a.bidder, a.leader, a.h, a.order,
                             out)
         _stop_end(&self.ctx.stop, hooked)
-        return (out[0], None if out[1] < 0 else out[1])
+        return (out[0], None if out[1] < 0 else out[1], out[2])
 
     def moves(self, n, hands, trump, bidder, leader, h, order, trick, guess):
         cdef cb_args a

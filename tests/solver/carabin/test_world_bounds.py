@@ -111,7 +111,7 @@ def _boundary(rng: random.Random, players: int, tricks: int, order: str = "alter
 def _bounds_and_value(p: carabin.Position) -> tuple[int, int | None, int]:
     """The plain and the coupled single-world bounds at p, and p's exact value by the
     search without any single-world bound."""
-    plain, coupled = carabin_engine.core().world_bounds(*carabin_engine._args(p)[:7])
+    plain, coupled, _upper = carabin_engine.core().world_bounds(*carabin_engine._args(p)[:7])
     with world_bounds(0):
         return plain, coupled, carabin.value(p)
 
@@ -124,6 +124,32 @@ def test_the_coupled_single_world_bound_never_exceeds_the_value(seed, players, t
     plain, coupled, value = _bounds_and_value(p)
     assert plain <= value, (str(p), plain, value)
     assert coupled is None or coupled <= value, (str(p), coupled, value)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 10**6), st.integers(3, MAX_PLAYERS), st.sampled_from([2, 3, 4, 5]))
+def test_the_single_world_upper_bound_is_never_below_the_value(seed, players, tricks):
+    """The games in which the bidder chooses every later leader, against the exact value
+    by the search without any single-world bound, in either trick order."""
+    rng = random.Random(seed)
+    order = rng.choice(["alternate", "left_then_right"])
+    p = _boundary(rng, players, tricks, order=order)
+    plain, _coupled, upper = carabin_engine.core().world_bounds(*carabin_engine._args(p)[:7])
+    with world_bounds(0):
+        value = carabin.value(p)
+    assert plain <= value <= upper, (str(p), plain, value, upper)
+
+
+def test_the_upper_bound_is_often_below_the_points_left():
+    """It is tight enough to matter: below what a bound by the points left allows on
+    many random boundaries three tricks in (so that it can settle a probe)."""
+    rng = random.Random(2)
+    below = 0
+    for i in range(60):
+        p = _boundary(rng, 3 + i % 4, 3)
+        upper = carabin_engine.core().world_bounds(*carabin_engine._args(p)[:7])[2]
+        below += upper < p.points_left()
+    assert below >= 30
 
 
 def test_the_coupled_bound_is_sometimes_above_the_plain_one_and_only_where_tricks_alternate():
