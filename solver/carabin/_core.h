@@ -790,8 +790,7 @@ static inline __attribute__((always_inline)) int cb_forced(const cb_ctx *c, int 
  * who plays in each world by an optimal strategy of its single-world game keeps at
  * least its value whoever leads each trick, whatever happens in the other world; so
  * the sum over the two worlds bounds the whole. (The same game with the bidder
- * choosing the leaders gives an upper bound; computing it cost more nodes than it
- * saved: +16-19 % on slow 5- and 6-player deals.) These games are small (one world's
+ * choosing the leaders gives an upper bound: cb_world_upper.) These games are small (one world's
  * cards) and their values are exact, kept in a table of their own for the generation.
  * Leader CB_ANY: the next leader is chosen as for the later tricks. */
 TL_DISPATCH static int cb_trick_bound(cb_ctx *c, const cb_trick_state *t, int alpha, int beta,
