@@ -178,6 +178,7 @@ typedef struct {
     uint64_t class_mask[16];
     int class_pts[16];
     uint64_t nodes;
+    uint64_t stores;      /* stores into the table so far (see cb_lookup) */
     tl_stop stop;         /* Ctrl-C, Core.stop() or a time limit: see stop.h */
     int lo, hi;           /* the bounds the last exact search proved (when stopped) */
     uint64_t sure_world[2]; /* cb_sure_kept: the cards of each kind its sure points are for */
@@ -347,6 +348,23 @@ static inline cb_entry *cb_probe(cb_ctx *c, uint64_t key)
 {
     return cb_tt_find(cb_bucket(c, key), key, c->gen);
 }
+
+/* Store into the table (cb_tt_put), counted in c->stores. */
+static inline void cb_store(cb_ctx *c, cb_entry *bucket, uint64_t key, int ncards, int lo, int hi,
+                            int best)
+{
+    c->stores++;
+    cb_tt_put(bucket, key, c->gen, c->gen, ncards, lo, hi, best);
+}
+
+/* A trick boundary's look-up made before it is searched (by the enhanced transposition
+ * cut-off of cb_trick): its key, its bucket and the entry found there (NULL: none),
+ * which still hold while c->stores is `stores` (a store may add or replace the entry). */
+typedef struct {
+    uint64_t key;
+    cb_entry *bucket, *e;
+    uint64_t stores;
+} cb_lookup;
 
 /* ----------------------------------------------------------------- rules */
 /* The cards that beat card w when it wins the trick so far: the higher cards of its
@@ -591,7 +609,7 @@ static inline int cb_next_hand(const cb_ctx *c, int h)
 }
 
 /* ----------------------------------------------------------------- value search */
-static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int beta);
+static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int beta, const cb_lookup *look);
 static int cb_world_value(cb_ctx *c, int h, int leader);
 #define CB_ANY 7
 #define CB_COAL 6 /* the next leader: a seat of the coalition, its choice */
@@ -613,19 +631,21 @@ static int cb_world_value(cb_ctx *c, int h, int leader);
  * (Measured on the core alone, `tools/carabin_core_driver.c`: 4 players, seed 77, 200
  * deals, nodes median 85,642 -> 13,754, total 43.1M -> 25.0M; 5 players, seed 1, 100
  * deals, median 156,611 -> 17,351.) The chelem search, where only winning every trick
- * counts, keeps the plain order: sure winners first. (Killer cards and a history table
- * were tried: killers for the coalition saved 5-17% of the exact searches but made
- * some make/fail probes hundreds of times slower; for the bidder both did worse than
- * a static order.) */
+ * counts, keeps the plain order: sure winners first (chelem 1, from cb_all_trick; the
+ * value search passes a constant 0, so that its copies drop the chelem cases). (Killer
+ * cards and a history table were tried: killers for the coalition saved 5-17% of the
+ * exact searches but made some make/fail probes hundreds of times slower; for the
+ * bidder both did worse than a static order.) */
 static inline __attribute__((always_inline)) int cb_order(const cb_ctx *c, const cb_trick_state *t, int seat, uint64_t moves, int ttbest,
-                    const cb_seats *q, int *out)
+                    const cb_seats *q, int chelem, int *out)
 {
     if (moves && !(moves & (moves - 1))) { /* one card: nothing to order */
         out[0] = cb_ctz(moves);
         return 1;
     }
-    int h = t->h, b = c->bidder, chelem = c->mode == 1;
-    int scores[5] = {INT_MAX}, k = 0;
+    int h = t->h, b = c->bidder;
+    int scores[5], k = 0;
+    scores[0] = INT_MAX;
     /* seats still to play after `seat` */
     uint64_t later_c = q->after_c;
     int bidder_later = q->bidder_later;
@@ -675,13 +695,14 @@ static inline __attribute__((always_inline)) int cb_order(const cb_ctx *c, const
 }
 
 /* Bidder's points from node t once its trick is complete: the gain now, then the next
- * trick from its boundary. */
+ * trick from its boundary (look: its table look-up if made already, or NULL). */
 static inline __attribute__((always_inline)) int cb_trick_done(cb_ctx *c, const cb_trick_state *t,
-                                                               int alpha, int beta)
+                                                               int alpha, int beta,
+                                                               const cb_lookup *look)
 {
     int gain = t->wseat == c->bidder ? t->tpts : 0;
     int nh = cb_next_hand(c, t->h);
-    return gain + cb_boundary(c, t->wseat, nh, alpha - gain, beta - gain);
+    return gain + cb_boundary(c, t->wseat, nh, alpha - gain, beta - gain, look);
 }
 
 /* Bidder's points from a node inside a trick (its cards so far included). */
@@ -689,7 +710,7 @@ TL_DISPATCH static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, i
 {
     int n = c->n;
     c->nodes++;
-    if (t->i == n) return cb_trick_done(c, t, alpha, beta);
+    if (t->i == n) return cb_trick_done(c, t, alpha, beta, NULL);
     int seat = t->seat, h = t->h, b = c->bidder;
     int maximizing = seat == b;
     /* Who can still take the trick: once the bidder has played and is beaten, or the
@@ -708,29 +729,39 @@ TL_DISPATCH static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, i
     if (ub <= alpha) return ub;
     if (lb >= beta) return lb;
     uint64_t moves = cb_moves_of(c, t, seat, 0, &q);
+    /* last card of the trick: every card leads straight to a trick boundary, so look all
+     * of them up first; one the table already settles cuts at once (enhanced
+     * transposition cut-off); the boundaries searched then reuse these look-ups, by the
+     * card's place among the moves */
+    cb_lookup looks[CB_MAX_HAND];
     if (t->i == n - 1) {
-        /* last card of the trick: every card leads straight to a trick boundary, so
-         * look all of them up first; one the table already settles cuts at once
-         * (enhanced transposition cut-off) */
+        /* the next trick's kind is the same after any card: each leaves as many of kind h */
+        uint64_t low = moves & -moves;
+        c->world[h] &= ~low;
+        int nh = cb_next_hand(c, h);
+        c->world[h] |= low;
+        uint64_t base = cb_key(c, 0, nh);
         uint64_t m = moves;
-        while (m) {
+        for (int j = 0; m; j++) {
             int x = cb_ctz(m);
             m &= m - 1;
-            uint64_t bit = 1ull << x;
             int wins = cb_beats(c, x, t->wcard);
             int ws = wins ? seat : t->wseat;
             int gain = ws == b ? t->tpts + cb_card_pts(c, x) : 0;
-            c->world[h] &= ~bit; /* the key depends on the worlds only */
-            uint64_t key = cb_key(c, ws, cb_next_hand(c, h));
-            c->world[h] |= bit;
-            cb_entry *e = cb_probe(c, key);
+            uint64_t key = (base & ~(1ull << x)) | (uint64_t)ws << 13; /* cb_key after x */
+            cb_lookup *l = &looks[j];
+            l->key = key;
+            l->bucket = cb_bucket(c, key);
+            l->e = cb_tt_find(l->bucket, key, c->gen);
+            l->stores = c->stores;
+            cb_entry *e = l->e;
             if (!e) continue;
             if (maximizing && gain + e->lo >= beta) return gain + e->lo;
             if (!maximizing && gain + e->hi <= alpha) return gain + e->hi;
         }
     }
     int order[4];
-    int k = cb_order(c, t, seat, moves, -1, &q, order);
+    int k = cb_order(c, t, seat, moves, -1, &q, 0, order);
     int best = maximizing ? -CB_INF : CB_INF;
     cb_trick_state nt;
     cb_trick_next(c, t, &nt);
@@ -745,7 +776,7 @@ TL_DISPATCH static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, i
         if (!last) v = cb_trick(c, &nt, alpha, beta);
         else { /* the trick complete: a node, as cb_trick counts it */
             c->nodes++;
-            v = cb_trick_done(c, &nt, alpha, beta);
+            v = cb_trick_done(c, &nt, alpha, beta, &looks[cb_popc(moves & (bit - 1))]);
         }
         c->hands[h][seat] |= bit;
         c->world[h] |= bit;
@@ -860,7 +891,7 @@ static void cb_world_shape(const cb_ctx *c, int h, int leader, uint64_t *key)
  * once: a lane of a 64-bit word (or of an array of 64 values) stands for one way of
  * playing it, bit s of the lane's index saying which of its two cards seat s plays
  * (2^n <= 64 lanes); who takes the trick and what each lane leaves for the last trick
- * are masks of lanes (cb_lane_winners), the bidder's points a value per lane, and the
+ * are masks of lanes (cb_lane_wins), the bidder's points a value per lane, and the
  * minimax over the seats' choices, each seat choosing after seeing the cards before
  * his, folds one seat's bit after the other from the last to play (cb_world2). Every
  * combination of cards is looked at, so it is the game's exact value, as the search
@@ -875,39 +906,40 @@ static const uint64_t cb_lane_low[CB_MAXP] = {
 /* lanes in which seat s plays card k of its two (k = 0 or 1) */
 static inline uint64_t cb_lane_sel(int s, int k) { return k ? ~cb_lane_low[s] : cb_lane_low[s]; }
 
-/* The trick led by `leader`, seat s playing cards[s][bit s of the lane's index ^ flip]
- * (flip 1: the card the lane keeps): win[w] = the lanes in which seat w takes it; with
- * only >= 0, win[only] alone. */
-static void cb_lane_winners(const cb_ctx *c, int cards[][2], int leader, int flip, int only,
-                            uint64_t *win)
+/* The lanes in which the bidder plays his card j, seat s playing cards[s][bit s of the
+ * lane's index ^ flip] (flip 1: the card the lane keeps), and no other seat plays a card
+ * that beats it, were it to win the trick: in a trick it can win at all (it is a trump
+ * or of the suit led), a card beats it exactly when c->over says so. */
+static uint64_t cb_lane_top(const cb_ctx *c, int cards[][2], int j, int flip)
 {
-    int n = c->n;
-    for (int w = 0; w < n; w++) win[w] = 0;
+    int n = c->n, b = c->bidder;
+    uint64_t over = c->over[cards[b][j]];
+    uint64_t m = cb_lane_sel(b, j ^ flip);
+    for (int s = 0; s < n; s++) {
+        if (s == b) continue;
+        m &= ((over >> cards[s][0]) & 1 ? 0 : cb_lane_sel(s, flip)) |
+             ((over >> cards[s][1]) & 1 ? 0 : cb_lane_sel(s, 1 ^ flip));
+    }
+    return m;
+}
+
+/* The lanes in which the bidder takes the trick led by `leader`, seat s playing
+ * cards[s][bit s of the lane's index ^ flip]: those of top[j] (cb_lane_top, same flip)
+ * in which the leader's card leaves his card j able to win. */
+static uint64_t cb_lane_wins(const cb_ctx *c, int cards[][2], int leader, int flip,
+                             const uint64_t *top)
+{
+    int b = c->bidder;
+    uint64_t win = 0;
     for (int k = 0; k < 2; k++) {
         int led = cards[leader][k] >> 4;
         uint64_t lanes = cb_lane_sel(leader, k ^ flip);
-        /* what each card is worth in this trick: trumps above the suit led, above the
-         * rest (which never wins) */
-        int pw[CB_MAXP][2];
-        for (int s = 0; s < n; s++)
-            for (int j = 0; j < 2; j++) {
-                int x = cards[s][j];
-                pw[s][j] = (c->tmask >> x) & 1 ? 32 + (x & 15) : (x >> 4) == led ? 16 + (x & 15) : 0;
-            }
-        for (int w = 0; w < n; w++) {
-            if (only >= 0 && w != only) continue;
-            for (int j = 0; j < 2; j++) {
-                if (!pw[w][j]) continue;
-                uint64_t m = lanes & cb_lane_sel(w, j ^ flip);
-                for (int s = 0; s < n && m; s++) {
-                    if (s == w) continue;
-                    m &= (pw[s][0] < pw[w][j] ? cb_lane_sel(s, flip) : 0) |
-                         (pw[s][1] < pw[w][j] ? cb_lane_sel(s, 1 ^ flip) : 0);
-                }
-                win[w] |= m;
-            }
+        for (int j = 0; j < 2; j++) {
+            int x = cards[b][j];
+            if ((c->tmask >> x) & 1 || (x >> 4) == led) win |= lanes & top[j];
         }
     }
+    return win;
 }
 
 /* The bidder's points of the lanes: out[i] = the points of the cards played in lane i. */
@@ -965,20 +997,14 @@ static int cb_world2(cb_ctx *c, int h, int leader)
         cards[s][0] = cb_ctz(m);
         cards[s][1] = cb_top(m);
     }
-    uint64_t win[CB_MAXP];
-    cb_lane_winners(c, cards, leader, 0, b, win);
-    uint64_t first = win[b], last = ~0ull;
+    uint64_t top0[2] = {cb_lane_top(c, cards, 0, 0), cb_lane_top(c, cards, 1, 0)};
+    uint64_t top1[2] = {cb_lane_top(c, cards, 0, 1), cb_lane_top(c, cards, 1, 1)};
+    uint64_t first = cb_lane_wins(c, cards, leader, 0, top0), last = ~0ull;
     if (c->wvar == CB_UPPER) { /* he takes it if some leader lets him */
         last = 0;
-        for (int l = 0; l < n; l++) {
-            cb_lane_winners(c, cards, l, 1, b, win);
-            last |= win[b];
-        }
+        for (int l = 0; l < n; l++) last |= cb_lane_wins(c, cards, l, 1, top1);
     } else {
-        for (int l = 0; l < n && last; l++) {
-            cb_lane_winners(c, cards, l, 1, b, win);
-            last &= win[b];
-        }
+        for (int l = 0; l < n && last; l++) last &= cb_lane_wins(c, cards, l, 1, top1);
     }
     uint64_t barred = c->wvar == CB_DUCK1 && leader != b ? cb_lane_over(c, cards, leader, b) : 0;
     uint8_t p[64];
@@ -991,15 +1017,17 @@ static int cb_world2(cb_ctx *c, int h, int leader)
     }
     /* lanes whose bits of the seats folded so far are all 0 hold the minimax of the
      * choices of those seats */
-    int folded = 0;
+    int open = lanes - 1; /* the seats not folded yet */
     for (int j = n - 1; j >= 0; j--) {
         int s = leader + j >= n ? leader + j - n : leader + j, d = 1 << s;
-        for (int i = 0; i < lanes; i++) {
-            if (i & (d | folded)) continue;
+        open &= ~d;
+        /* every lane i within `open` (bits d and those folded 0), in increasing order */
+        int i = 0;
+        do {
             int u = v[i | d];
             if (s == b ? u > v[i] : u < v[i]) v[i] = u;
-        }
-        folded |= d;
+            i = (i - open) & open;
+        } while (i);
     }
     return v[0] < 0 ? CB_NODUCK : v[0];
 }
@@ -1132,7 +1160,7 @@ TL_DISPATCH static int cb_trick_bound(cb_ctx *c, const cb_trick_state *t, int al
         if (!moves) return CB_NODUCK;
     }
     int order[4];
-    int k = cb_order(c, t, seat, moves, -1, &q, order);
+    int k = cb_order(c, t, seat, moves, -1, &q, 0, order);
     int best = maximizing ? -CB_INF : CB_INF;
     cb_trick_state nt;
     cb_trick_next(c, t, &nt);
@@ -1280,8 +1308,10 @@ static int cb_look_ahead(cb_ctx *c, int leader, int h, int beta, int m)
     return la;
 }
 
-/* Bidder's points from a trick boundary: `leader` leads a trick of kind h. */
-TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int beta)
+/* Bidder's points from a trick boundary: `leader` leads a trick of kind h. look: its
+ * table look-up if made already (cb_lookup), or NULL. */
+TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int beta,
+                                   const cb_lookup *look)
 {
     uint64_t all = c->world[0] | c->world[1];
     if (!all) return 0;
@@ -1296,10 +1326,18 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
     int ub = rem - csure, lb = bsure;
     if (ub <= alpha) return ub;
     if (lb >= beta) return lb;
-    uint64_t key = cb_key(c, leader, h);
+    uint64_t key;
+    cb_entry *bucket, *e;
+    if (look) {
+        key = look->key;
+        bucket = look->bucket;
+        e = look->stores == c->stores ? look->e : cb_tt_find(bucket, key, c->gen);
+    } else {
+        key = cb_key(c, leader, h);
+        bucket = cb_bucket(c, key);
+        e = cb_tt_find(bucket, key, c->gen);
+    }
     int lo = lb, hi = ub, ttbest = -1;
-    cb_entry *bucket = cb_bucket(c, key);
-    cb_entry *e = cb_tt_find(bucket, key, c->gen);
     if (e) {
         if (e->lo > lo) lo = e->lo;
         if (e->hi < hi) hi = e->hi;
@@ -1325,7 +1363,7 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
             if (c->stop.stopped) return 0;
             if (wu < hi) hi = wu;
             if (hi <= alpha) {
-                cb_tt_put(bucket, key, c->gen, c->gen, cb_popc(all), lo, hi, -1);
+                cb_store(c, bucket, key, cb_popc(all), lo, hi, -1);
                 return hi;
             }
         }
@@ -1334,7 +1372,7 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
         int la = cb_look_ahead(c, leader, h, beta, m);
         if (c->stop.stopped) return 0;
         if (la >= beta) {
-            cb_tt_put(bucket, key, c->gen, c->gen, cb_popc(all), la, hi, -1);
+            cb_store(c, bucket, key, cb_popc(all), la, hi, -1);
             return la;
         }
     }
@@ -1348,7 +1386,7 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
     cb_seats_of(&t, &q);
     uint64_t moves = cb_moves_of(c, &t, leader, 0, &q);
     int order[4];
-    int k = cb_order(c, &t, leader, moves, ttbest, &q, order);
+    int k = cb_order(c, &t, leader, moves, ttbest, &q, 0, order);
     int maximizing = leader == c->bidder;
     int best = maximizing ? -CB_INF : CB_INF, bestm = -1;
     cb_trick_state nt;
@@ -1372,7 +1410,7 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
         if (alpha >= beta) break;
     }
     tl_bounds_update(a0, b0, best, &lo, &hi);
-    cb_tt_put(bucket, key, c->gen, c->gen, cb_popc(all), lo, hi, bestm);
+    cb_store(c, bucket, key, cb_popc(all), lo, hi, bestm);
     return best;
 }
 
@@ -1395,7 +1433,7 @@ TL_DISPATCH static int cb_all_trick(cb_ctx *c, const cb_trick_state *t)
     }
     uint64_t moves = cb_moves_of(c, t, seat, 1, &q);
     int order[4];
-    int k = cb_order(c, t, seat, moves, -1, &q, order);
+    int k = cb_order(c, t, seat, moves, -1, &q, 1, order);
     int maximizing = seat == b;
     cb_trick_state nt;
     cb_trick_next(c, t, &nt);
@@ -1438,7 +1476,7 @@ TL_DISPATCH static int cb_all_boundary(cb_ctx *c, int leader, int h)
     cb_trick_start(c, &t, leader, h);
     int v = cb_all_trick(c, &t);
     if (c->stop.stopped) return 0;
-    cb_tt_put(bucket, key, c->gen, c->gen, cb_popc(all), v, v, -1);
+    cb_store(c, bucket, key, cb_popc(all), v, v, -1);
     return v;
 }
 
@@ -1565,7 +1603,7 @@ static void cb_load(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidd
 
 static int cb_node_search(cb_ctx *c, const cb_node *node, int alpha, int beta)
 {
-    if (node->t.i == 0) return cb_boundary(c, node->t.leader, node->t.h, alpha, beta);
+    if (node->t.i == 0) return cb_boundary(c, node->t.leader, node->t.h, alpha, beta, NULL);
     cb_trick_state t = node->t; /* callers make nodes of their own (cb_moves, _tree.h) */
     cb_trick_fill(c, &t);
     return cb_trick(c, &t, alpha, beta);
@@ -1765,7 +1803,7 @@ static int cb_pimc_world(cb_ctx *c, const cb_node *root, int x, int chelem, int 
             r = done ? cb_all_boundary(c, ch.wseat, nh) : cb_all_trick(c, &ch);
             c->mode = 0;
         } else {
-            r = (done ? cb_boundary(c, ch.wseat, nh, need - 1, need) : cb_trick(c, &ch, need - 1, need)) >= need;
+            r = (done ? cb_boundary(c, ch.wseat, nh, need - 1, need, NULL) : cb_trick(c, &ch, need - 1, need)) >= need;
         }
         if (c->stop.stopped) r = -1;
     }
