@@ -143,10 +143,13 @@ static const uint64_t cb_world_after[CB_MAXP + 1] = {0, 0, 0, 30000, 50000, 4000
  * instructions (callgrind), the largest search 1.11 M -> 0.46 M nodes; 200 deals of
  * seeds 77 and 1, nodes total 20.8 M -> 15.1 M and 17.4 M -> 13.6 M. */
 #define CB_COUPLED_PLAYERS 4
-/* The single-world upper bound (cb_world_upper) is used from this many players on: it
- * settles boundaries of the proofs that the bidder cannot reach a target. At 4 players
- * it saves too few nodes to pay for its games (core alone, table cleared per search:
- * seeds 77 and 2027, 200 deals, nodes -3 % and -0.6 %, CPU +12-14 %); at 5, seed 2026,
+/* The single-world upper bound (cb_world_upper) is used from this many players on, and
+ * with fewer where no hand holds more than two cards of either kind (its games are then
+ * solved on lanes: 4 players, callgrind, five slow deals -3.3 % instructions, seed 77's
+ * first 100 deals -1.7 %; 3 players seed 1 nodes -2.6 %): it settles boundaries of the
+ * proofs that the bidder cannot reach a target. At 4 players everywhere it saves too
+ * few nodes to pay for its games (core alone, table cleared per search: seeds 77 and
+ * 2027, 200 deals, nodes -3 % and -0.6 %, CPU +12-14 %); at 5, seed 2026,
  * 100 deals, nodes 125.6 M -> 116.9 M (the largest search 29.0 M -> 25.3 M); the three
  * slowest 5-player deals of seeds 2026 and 2027, 90.5 M -> 75.0 M; 6 players, seed 2026
  * #19 (value 2, two costly fail-low probes) 367 M -> 284 M. */
@@ -1358,7 +1361,8 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
             if (wc > lo) lo = wc;
             if (lo >= beta) return lo;
         }
-        if (c->n >= CB_UPPER_PLAYERS) {
+        if (c->n >= CB_UPPER_PLAYERS ||
+            (cb_popc(c->world[h]) <= 2 * c->n && cb_popc(c->world[1 - h]) <= 2 * c->n)) {
             int wu = cb_world_upper(c, leader, h);
             if (c->stop.stopped) return 0;
             if (wu < hi) hi = wu;
