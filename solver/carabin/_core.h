@@ -132,8 +132,11 @@ typedef struct {
  * about what computing the single-world games costs at that size (so a search that
  * turns them on in vain costs at most about twice what it would have). At 6 players
  * 3 M until the look-ahead and shape tables made them cheaper (400 k: the nodes of
- * the slow 6-player deals fell by up to 73%, the others do not reach it). */
-static const uint64_t cb_world_after[CB_MAXP + 1] = {0, 0, 0, 30000, 50000, 400000, 400000};
+ * the slow 6-player deals fell by up to 73%, the others do not reach it). With the games
+ * of two cards a hand on lanes, 4 players 50 k -> 20 k (callgrind, seed 77's first 100
+ * deals -6.8 % instructions with the driver's table clears, five slow deals -1.6 %) and
+ * 5 players 400 k -> 100 k (20 deals of seed 2026: -8.6 %). */
+static const uint64_t cb_world_after[CB_MAXP + 1] = {0, 0, 0, 30000, 20000, 100000, 400000};
 #define CB_WORLD_AFTER_BY_PLAYERS UINT64_MAX
 /* The coupled single-world bound (cb_coupled_bound) is used from this many players on.
  * At 3 it settles too few boundaries to pay for its games (core alone, table cleared
