@@ -19,4 +19,19 @@ static inline int tl_insert(int *items, int *keys, int n, int item, int key)
     return n + 1;
 }
 
+/* The same with a sentinel: keys[0] is above every key and keys[i + 1] is items[i]'s,
+ * so that each step makes one test (for a search's inner loop). */
+static inline int tl_insert_s(int *items, int *keys, int n, int item, int key)
+{
+    int i = n + 1;
+    while (keys[i - 1] < key) {
+        keys[i] = keys[i - 1];
+        items[i - 1] = items[i - 2];
+        i--;
+    }
+    keys[i] = key;
+    items[i - 1] = item;
+    return n + 1;
+}
+
 #endif

@@ -45,7 +45,8 @@
  *    depends on the other world only through its values by leader, so its bounds are
  *    tabled under those and shared by boundaries whose other worlds differ;
  *  - an upper bound from the same games with the bidder choosing every later leader
- *    (cb_world_upper), from 5 players on;
+ *    (cb_world_upper), from 5 players on, and with fewer where no hand holds more than
+ *    two cards of either kind;
  *  - a second lower bound from single-world games that keep one coupling of the two
  *    worlds (see cb_world_var): the coalition cannot make the bidder lead a trick after
  *    it took the one before in that world unless he takes the other world's trick in
@@ -350,10 +351,6 @@ static inline cb_entry *cb_bucket(cb_ctx *c, uint64_t key)
     return c->tt + TL_WAYS * (tl_hash(key) & c->bucket_mask);
 }
 
-static inline cb_entry *cb_probe(cb_ctx *c, uint64_t key)
-{
-    return cb_tt_find(cb_bucket(c, key), key, c->gen);
-}
 
 /* Store into the table (cb_tt_put), counted in c->stores. */
 static inline void cb_store(cb_ctx *c, cb_entry *bucket, uint64_t key, int ncards, int lo, int hi,
@@ -651,7 +648,7 @@ static inline __attribute__((always_inline)) int cb_order(const cb_ctx *c, const
     }
     int h = t->h, b = c->bidder;
     int scores[5], k = 0;
-    scores[0] = INT_MAX;
+    scores[0] = INT_MAX; /* tl_insert_s's sentinel */
     /* seats still to play after `seat` */
     uint64_t later_c = q->after_c;
     int bidder_later = q->bidder_later;
@@ -685,17 +682,7 @@ static inline __attribute__((always_inline)) int cb_order(const cb_ctx *c, const
             } else if (coal_wins) s = 1000 + 10 * p - (x & 15) - keep; /* settled already: shed points */
             else s = -10 * p - (x & 15) - keep;
         }
-        /* insertion into out[0..k), kept in descending score order, ties in the order the
-         * cards come (as tl_insert, but scores[i] is out[i - 1]'s and scores[0] a sentinel
-         * above every score: one test a step) */
-        int i = ++k;
-        while (scores[i - 1] < s) {
-            scores[i] = scores[i - 1];
-            out[i - 1] = out[i - 2];
-            i--;
-        }
-        scores[i] = s;
-        out[i - 1] = x;
+        k = tl_insert_s(out, scores, k, x, s);
     }
     return k;
 }
@@ -961,7 +948,8 @@ static void cb_lane_points(const cb_ctx *c, int cards[][2], uint8_t *out)
 }
 
 /* The lanes in which `seat`'s card beats every card played before his in the trick led
- * by `leader` (seat != leader). */
+ * by `leader` (seat != leader): it is a trump or of the suit led, and none of those
+ * cards is one that beats it (c->over, as in cb_lane_top). */
 static uint64_t cb_lane_over(const cb_ctx *c, int cards[][2], int leader, int seat)
 {
     int n = c->n;
@@ -970,18 +958,12 @@ static uint64_t cb_lane_over(const cb_ctx *c, int cards[][2], int leader, int se
         int led = cards[leader][k] >> 4;
         for (int j = 0; j < 2; j++) {
             int x = cards[seat][j];
-            int px = (c->tmask >> x) & 1 ? 32 + (x & 15) : (x >> 4) == led ? 16 + (x & 15) : 0;
-            if (!px) continue;
+            if (!((c->tmask >> x) & 1) && (x >> 4) != led) continue; /* a discard never wins */
+            uint64_t over = c->over[x];
             uint64_t m = cb_lane_sel(leader, k) & cb_lane_sel(seat, j);
-            for (int s = leader; s != seat && m; s = s + 1 == n ? 0 : s + 1) {
-                uint64_t ok = 0;
-                for (int i = 0; i < 2; i++) {
-                    int y = cards[s][i];
-                    int py = (c->tmask >> y) & 1 ? 32 + (y & 15) : (y >> 4) == led ? 16 + (y & 15) : 0;
-                    if (py < px) ok |= cb_lane_sel(s, i);
-                }
-                m &= ok;
-            }
+            for (int s = leader; s != seat && m; s = s + 1 == n ? 0 : s + 1)
+                m &= ((over >> cards[s][0]) & 1 ? 0 : cb_lane_sel(s, 0)) |
+                     ((over >> cards[s][1]) & 1 ? 0 : cb_lane_sel(s, 1));
             out |= m;
         }
     }
