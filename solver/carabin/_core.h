@@ -128,6 +128,22 @@ typedef struct {
 } cb_sentry;
 
 #define CB_ST_BITS 19
+
+/* A world in which every hand holds two cards, as lanes (cb_lane_world): the points of
+ * the trick each lane plays, by leader the winner of that trick (flip 0) and of the
+ * forced trick the lane leaves (flip 1), as seats by lane and as masks. */
+typedef struct {
+    uint64_t key;
+    uint32_t tag; /* generation; 0 = empty */
+    int8_t points, most; /* the world's points; the most a lane's trick holds */
+    uint8_t pts[64];
+    uint8_t w3[CB_MAXP][64], w4[CB_MAXP][64]; /* by leader, by lane: the winner */
+    uint64_t win3[CB_MAXP][CB_MAXP];          /* by leader, by seat: the lanes he takes */
+    uint64_t b4[CB_MAXP]; /* by leader: the lanes in which the bidder takes the forced trick */
+    uint64_t ge[CB_MAXP * 4 + 1]; /* the lanes whose trick holds at least k points */
+} cb_lworld;
+
+#define CB_LW_BITS 12
 #define CB_WORLD_CARDS 3
 /* The nodes a search visits before it uses the single-world bounds, by player count:
  * about what computing the single-world games costs at that size (so a search that
@@ -206,7 +222,8 @@ typedef struct {
     int wmax;
     uint64_t wafter, wstart;
     int wvar; /* the variant of the single-world games being searched (CB_PLAIN ...) */
-    int lanes; /* single-world games of two cards a hand solved on lanes (cb_world2) */
+    int lanes; /* games of two cards a hand solved on lanes (cb_world2, cb_last4) */
+    cb_lworld *lw; /* worlds of two cards a hand as lanes (cb_lane_world) */
 } cb_ctx;
 
 #define cb_ctz tl_ctz64
@@ -247,11 +264,12 @@ static cb_ctx *cb_new(size_t megabytes)
     if (!c->tt) { free(c); return NULL; }
     c->bucket_mask = buckets - 1;
     c->wt = (cb_wentry *)calloc((size_t)1 << CB_WT_BITS, sizeof(cb_wentry));
+    c->lw = (cb_lworld *)calloc((size_t)1 << CB_LW_BITS, sizeof(cb_lworld));
     c->lt = (cb_lentry *)calloc((size_t)1 << CB_LT_BITS, sizeof(cb_lentry));
     c->st = (cb_sentry *)calloc((size_t)1 << CB_ST_BITS, sizeof(cb_sentry));
     c->pt = (cb_pentry *)calloc((size_t)1 << CB_PT_BITS, sizeof(cb_pentry));
-    if (!c->wt || !c->lt || !c->st || !c->pt) {
-        free(c->tt); free(c->wt); free(c->lt); free(c->st); free(c->pt); free(c);
+    if (!c->wt || !c->lt || !c->st || !c->pt || !c->lw) {
+        free(c->tt); free(c->wt); free(c->lt); free(c->st); free(c->pt); free(c->lw); free(c);
         return NULL;
     }
     c->pt_mask = ((uint64_t)1 << CB_PT_BITS) - 1;
@@ -267,7 +285,7 @@ static cb_ctx *cb_new(size_t megabytes)
 
 static void cb_free(cb_ctx *c)
 {
-    if (c) { free(c->tt); free(c->wt); free(c->lt); free(c->st); free(c->pt); free(c); }
+    if (c) { free(c->tt); free(c->wt); free(c->lt); free(c->st); free(c->pt); free(c->lw); free(c); }
 }
 
 static size_t cb_tt_bytes(const cb_ctx *c) { return (c->bucket_mask + 1) * TL_WAYS * sizeof(cb_entry); }
@@ -899,36 +917,35 @@ static const uint64_t cb_lane_low[CB_MAXP] = {
 /* lanes in which seat s plays card k of its two (k = 0 or 1) */
 static inline uint64_t cb_lane_sel(int s, int k) { return k ? ~cb_lane_low[s] : cb_lane_low[s]; }
 
-/* The lanes in which the bidder plays his card j, seat s playing cards[s][bit s of the
+/* The lanes in which seat w plays his card j, seat s playing cards[s][bit s of the
  * lane's index ^ flip] (flip 1: the card the lane keeps), and no other seat plays a card
  * that beats it, were it to win the trick: in a trick it can win at all (it is a trump
  * or of the suit led), a card beats it exactly when c->over says so. */
-static uint64_t cb_lane_top(const cb_ctx *c, int cards[][2], int j, int flip)
+static uint64_t cb_lane_top(const cb_ctx *c, int cards[][2], int w, int j, int flip)
 {
-    int n = c->n, b = c->bidder;
-    uint64_t over = c->over[cards[b][j]];
-    uint64_t m = cb_lane_sel(b, j ^ flip);
+    int n = c->n;
+    uint64_t over = c->over[cards[w][j]];
+    uint64_t m = cb_lane_sel(w, j ^ flip);
     for (int s = 0; s < n; s++) {
-        if (s == b) continue;
+        if (s == w) continue;
         m &= ((over >> cards[s][0]) & 1 ? 0 : cb_lane_sel(s, flip)) |
              ((over >> cards[s][1]) & 1 ? 0 : cb_lane_sel(s, 1 ^ flip));
     }
     return m;
 }
 
-/* The lanes in which the bidder takes the trick led by `leader`, seat s playing
- * cards[s][bit s of the lane's index ^ flip]: those of top[j] (cb_lane_top, same flip)
- * in which the leader's card leaves his card j able to win. */
-static uint64_t cb_lane_wins(const cb_ctx *c, int cards[][2], int leader, int flip,
+/* The lanes in which seat w takes the trick led by `leader`, seat s playing
+ * cards[s][bit s of the lane's index ^ flip]: those of top[j] (cb_lane_top of w, same
+ * flip) in which the leader's card leaves his card j able to win. */
+static uint64_t cb_lane_wins(const cb_ctx *c, int cards[][2], int leader, int flip, int w,
                              const uint64_t *top)
 {
-    int b = c->bidder;
     uint64_t win = 0;
     for (int k = 0; k < 2; k++) {
         int led = cards[leader][k] >> 4;
         uint64_t lanes = cb_lane_sel(leader, k ^ flip);
         for (int j = 0; j < 2; j++) {
-            int x = cards[b][j];
+            int x = cards[w][j];
             if ((c->tmask >> x) & 1 || (x >> 4) == led) win |= lanes & top[j];
         }
     }
@@ -985,14 +1002,14 @@ static int cb_world2(cb_ctx *c, int h, int leader)
         cards[s][0] = cb_ctz(m);
         cards[s][1] = cb_top(m);
     }
-    uint64_t top0[2] = {cb_lane_top(c, cards, 0, 0), cb_lane_top(c, cards, 1, 0)};
-    uint64_t top1[2] = {cb_lane_top(c, cards, 0, 1), cb_lane_top(c, cards, 1, 1)};
-    uint64_t first = cb_lane_wins(c, cards, leader, 0, top0), last = ~0ull;
+    uint64_t top0[2] = {cb_lane_top(c, cards, b, 0, 0), cb_lane_top(c, cards, b, 1, 0)};
+    uint64_t top1[2] = {cb_lane_top(c, cards, b, 0, 1), cb_lane_top(c, cards, b, 1, 1)};
+    uint64_t first = cb_lane_wins(c, cards, leader, 0, b, top0), last = ~0ull;
     if (c->wvar == CB_UPPER) { /* he takes it if some leader lets him */
         last = 0;
-        for (int l = 0; l < n; l++) last |= cb_lane_wins(c, cards, l, 1, top1);
+        for (int l = 0; l < n; l++) last |= cb_lane_wins(c, cards, l, 1, b, top1);
     } else {
-        for (int l = 0; l < n && last; l++) last &= cb_lane_wins(c, cards, l, 1, top1);
+        for (int l = 0; l < n && last; l++) last &= cb_lane_wins(c, cards, l, 1, b, top1);
     }
     uint64_t barred = c->wvar == CB_DUCK1 && leader != b ? cb_lane_over(c, cards, leader, b) : 0;
     uint8_t p[64];
@@ -1018,6 +1035,119 @@ static int cb_world2(cb_ctx *c, int h, int leader)
         } while (i);
     }
     return v[0] < 0 ? CB_NODUCK : v[0];
+}
+
+/* ----------------------------------------------------------------- the last four tricks */
+/* At a boundary where every hand holds two cards of each kind and tricks alternate, the
+ * rest of the play is a trick of choices in world X (the kind to play), one in world Y
+ * led by its winner, then the two forced tricks, each led by the winner of the one
+ * before. Whether the bidder takes at least a target is a formula "some card of his,
+ * every card of the coalition's ..." in the order of play, over the 2^n ways of playing
+ * X's trick and, for each, the 2^n ways of playing Y's; it is evaluated on lanes, Y's
+ * for each lane of X, the forced tricks as masks of lanes, each seat's choice folded
+ * from the last to play (cb_lanes_fold). Every combination of cards is looked at, so it
+ * is the minimax itself. The search of such a boundary, where the bounds fall short,
+ * refutes every combination of the coalition's cards of both tricks where the bidder
+ * reaches the target; this costs a fraction of that, and what it needs of each world
+ * alone is tabled (cb_lane_world). */
+
+/* The lanes of world h (every hand holding two cards of it): its lanes' points and who
+ * takes each lane's trick and the forced one after it, by leader; from its table. */
+static const cb_lworld *cb_lane_world(cb_ctx *c, int h)
+{
+    int n = c->n, b = c->bidder, lanes = 1 << n;
+    uint64_t key = c->world[h] | c->tbits;
+    cb_lworld *e = &c->lw[tl_hash(key) & (((uint64_t)1 << CB_LW_BITS) - 1)];
+    if (e->tag == c->gen && e->key == key) return e;
+    int cards[CB_MAXP][2];
+    for (int s = 0; s < n; s++) {
+        uint64_t m = c->hands[h][s];
+        cards[s][0] = cb_ctz(m);
+        cards[s][1] = cb_top(m);
+    }
+    cb_lane_points(c, cards, e->pts);
+    e->points = (int8_t)cb_points(c, c->world[h]);
+    int most = 0;
+    memset(e->ge, 0, sizeof e->ge);
+    for (int i = 0; i < lanes; i++) {
+        e->ge[e->pts[i]] |= 1ull << i;
+        if (e->pts[i] > most) most = e->pts[i];
+    }
+    for (int k = most - 1; k >= 0; k--) e->ge[k] |= e->ge[k + 1];
+    e->most = (int8_t)most;
+    uint64_t top[2][CB_MAXP][2];
+    for (int f = 0; f < 2; f++)
+        for (int w = 0; w < n; w++)
+            for (int j = 0; j < 2; j++) top[f][w][j] = cb_lane_top(c, cards, w, j, f);
+    for (int l = 0; l < n; l++) {
+        for (int w = 0; w < n; w++) {
+            uint64_t m3 = cb_lane_wins(c, cards, l, 0, w, top[0][w]);
+            uint64_t m4 = cb_lane_wins(c, cards, l, 1, w, top[1][w]);
+            e->win3[l][w] = m3;
+            if (w == b) e->b4[l] = m4;
+            for (int i = 0; i < lanes; i++) {
+                if ((m3 >> i) & 1) e->w3[l][i] = (uint8_t)w;
+                if ((m4 >> i) & 1) e->w4[l][i] = (uint8_t)w;
+            }
+        }
+    }
+    e->key = key;
+    e->tag = c->gen;
+    return e;
+}
+
+/* Lane 0 of m once the seats' bits are folded in the order of a trick led by `leader`,
+ * the last to play first: the bidder's by "some", the coalition's by "every". Lane i
+ * with bit s clear gets the fold of lanes i and i + 2^s; the others keep no meaning,
+ * and are never read again. */
+static inline uint64_t cb_lanes_fold(const cb_ctx *c, uint64_t m, int leader)
+{
+    int n = c->n;
+    for (int j = n - 1; j >= 0; j--) {
+        int s = leader + j >= n ? leader + j - n : leader + j;
+        m = s == c->bidder ? m | m >> (1 << s) : m & m >> (1 << s);
+    }
+    return m & 1;
+}
+
+/* Whether the bidder takes at least t points from the boundary where `leader` leads a
+ * trick of kind h, every hand holding two cards of each kind, tricks alternating (see
+ * above). */
+static int cb_last4(cb_ctx *c, int leader, int h, int t)
+{
+    int n = c->n, b = c->bidder, lanes = 1 << n;
+    const cb_lworld *X = cb_lane_world(c, h);
+    const cb_lworld *Y = cb_lane_world(c, 1 - h);
+    int py = Y->points, most = Y->most;
+    uint64_t out = 0;
+    for (int i = 0; i < lanes; i++) {
+        int w1 = X->w3[leader][i];                /* who takes X's trick, and leads Y's */
+        int u = t - (w1 == b ? X->pts[i] : 0);     /* what he needs from Y's trick on */
+        int px4 = X->points - X->pts[i];           /* X's forced trick */
+        uint64_t f = 0; /* the lanes of Y in which he reaches u */
+        for (int w = 0; w < n; w++) {
+            uint64_t m = Y->win3[w1][w]; /* Y's trick taken by w, who leads X's forced one */
+            if (!m) continue;
+            int x4 = X->w4[w][i];
+            int a = x4 == b ? px4 : 0;
+            uint64_t y4 = Y->b4[x4]; /* x4 leads Y's forced trick: where he takes it */
+            /* a lane of Y's trick holding p points: he reaches u with Y's forced trick
+             * (py - p points) or without */
+            uint64_t with, without;
+            if (w == b) { /* p + a (+ py - p) */
+                int k = u - a;
+                with = py + a >= u ? ~0ull : 0;
+                without = k <= 0 ? ~0ull : k > most ? 0 : Y->ge[k];
+            } else { /* a (+ py - p) */
+                int k = py + a - u + 1; /* p < k */
+                with = k <= 0 ? 0 : k > most ? ~0ull : ~Y->ge[k];
+                without = a >= u ? ~0ull : 0;
+            }
+            f |= m & ((y4 & with) | (~y4 & without));
+        }
+        out |= cb_lanes_fold(c, f, w1) << i;
+    }
+    return (int)cb_lanes_fold(c, out, leader);
 }
 
 TL_DISPATCH static int cb_world_solve(cb_ctx *c, int h, int leader, uint64_t key, cb_wentry *e);
@@ -1363,6 +1493,15 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
         if (la >= beta) {
             cb_store(c, bucket, key, cb_popc(all), la, hi, -1);
             return la;
+        }
+        /* two cards a hand of each kind: the rest on lanes (cheaper than the bounds
+         * where they settle the boundary, which they mostly do) */
+        if (c->lanes && c->order == 0 && beta == alpha + 1 && cb_popc(c->world[h]) == 2 * c->n &&
+            cb_popc(c->world[1 - h]) == 2 * c->n) {
+            if (cb_last4(c, leader, h, beta)) lo = beta;
+            else hi = alpha;
+            cb_store(c, bucket, key, cb_popc(all), lo, hi, -1);
+            return lo >= beta ? lo : hi;
         }
     }
     if (lo == hi) return lo;

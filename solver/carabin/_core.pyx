@@ -352,9 +352,9 @@ cdef class Core:
 
     def set_lanes(self, on=True):
         """Solve the single-world games in which every hand holds two cards of their
-        kind on lanes, every way of playing their first trick at once (True, the
-        default), or by the search (False). Values never depend on it; the tests
-        compare the two."""
+        kind, and the last four tricks where the bounds fall short, on lanes, every way
+        of playing their tricks at once (True, the default), or by the search (False).
+        Values never depend on it; the tests compare the two."""
         if not isinstance(on, bool):
             raise ValueError(f"invalid on {on!r}: True or False")
         cb_set_lanes(self.ctx, 1 if on else 0)

@@ -197,3 +197,35 @@ def test_single_world_games_on_lanes_are_valued_as_by_the_search(seed, players, 
 def test_the_lanes_switch_refuses_what_is_not_a_bool() -> None:
     with pytest.raises(ValueError, match="invalid on 1"):
         carabin_engine.core().set_lanes(1)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(0, 10**6), st.integers(3, MAX_PLAYERS), st.sampled_from([3, 4]))
+def test_the_last_four_tricks_on_lanes_give_what_the_search_gives(seed, players, tricks):
+    """Boundaries four tricks from the end (two cards a hand of each kind) and one trick
+    before, the single-world bounds on from the first node: the exact value and the make
+    probe at every target with the last four tricks on lanes and by the search."""
+    p = _boundary(random.Random(seed), players, tricks)
+    targets = range(p.points_left() + 2)
+    with world_bounds(4):
+        with lanes(False):
+            by_search = carabin.value(p), [carabin.make(p, t) for t in targets]
+        with lanes(True):
+            assert (carabin.value(p), [carabin.make(p, t) for t in targets]) == by_search, str(p)
+
+
+def test_the_last_four_tricks_on_lanes_replace_searches():
+    """On some of those boundaries the lanes settle what the search had to search."""
+    fewer = 0
+    core = carabin_engine.core()
+    for seed in range(40):
+        p = _boundary(random.Random(seed), 3 + seed % 4, 4)
+        with world_bounds(4):
+            counts = []
+            for on in (False, True):
+                with lanes(on):
+                    before = core.nodes
+                    carabin.value(p)
+                    counts.append(core.nodes - before)
+        fewer += counts[1] < counts[0]
+    assert fewer >= 10, fewer
