@@ -255,21 +255,31 @@ static inline uint64_t cb_above(int c) { return cb_above_tab[c]; }
 /* cards of the suit of c strictly below c */
 static inline uint64_t cb_below(int c) { return cb_below_tab[c]; }
 
+static size_t cb_tt_bytes(const cb_ctx *c) { return (c->bucket_mask + 1) * TL_WAYS * sizeof(cb_entry); }
+/* The sizes of the tables besides the main one (tl_table_alloc). */
+#define CB_WT_BYTES (((size_t)1 << CB_WT_BITS) * sizeof(cb_wentry))
+#define CB_LW_BYTES (((size_t)1 << CB_LW_BITS) * sizeof(cb_lworld))
+#define CB_LT_BYTES (((size_t)1 << CB_LT_BITS) * sizeof(cb_lentry))
+#define CB_ST_BYTES (((size_t)1 << CB_ST_BITS) * sizeof(cb_sentry))
+#define CB_PT_BYTES (((size_t)1 << CB_PT_BITS) * sizeof(cb_pentry))
+
+static void cb_free(cb_ctx *c);
+
 static cb_ctx *cb_new(size_t megabytes)
 {
     cb_ctx *c = (cb_ctx *)calloc(1, sizeof(cb_ctx));
     if (!c) return NULL;
     size_t buckets = tl_pow2_floor((megabytes << 20) / (TL_WAYS * sizeof(cb_entry)));
-    c->tt = (cb_entry *)calloc(buckets * TL_WAYS, sizeof(cb_entry));
+    c->tt = (cb_entry *)tl_table_alloc(buckets * TL_WAYS * sizeof(cb_entry));
     if (!c->tt) { free(c); return NULL; }
     c->bucket_mask = buckets - 1;
-    c->wt = (cb_wentry *)calloc((size_t)1 << CB_WT_BITS, sizeof(cb_wentry));
-    c->lw = (cb_lworld *)calloc((size_t)1 << CB_LW_BITS, sizeof(cb_lworld));
-    c->lt = (cb_lentry *)calloc((size_t)1 << CB_LT_BITS, sizeof(cb_lentry));
-    c->st = (cb_sentry *)calloc((size_t)1 << CB_ST_BITS, sizeof(cb_sentry));
-    c->pt = (cb_pentry *)calloc((size_t)1 << CB_PT_BITS, sizeof(cb_pentry));
+    c->wt = (cb_wentry *)tl_table_alloc(CB_WT_BYTES);
+    c->lw = (cb_lworld *)tl_table_alloc(CB_LW_BYTES);
+    c->lt = (cb_lentry *)tl_table_alloc(CB_LT_BYTES);
+    c->st = (cb_sentry *)tl_table_alloc(CB_ST_BYTES);
+    c->pt = (cb_pentry *)tl_table_alloc(CB_PT_BYTES);
     if (!c->wt || !c->lt || !c->st || !c->pt || !c->lw) {
-        free(c->tt); free(c->wt); free(c->lt); free(c->st); free(c->pt); free(c->lw); free(c);
+        cb_free(c);
         return NULL;
     }
     c->pt_mask = ((uint64_t)1 << CB_PT_BITS) - 1;
@@ -285,10 +295,16 @@ static cb_ctx *cb_new(size_t megabytes)
 
 static void cb_free(cb_ctx *c)
 {
-    if (c) { free(c->tt); free(c->wt); free(c->lt); free(c->st); free(c->pt); free(c->lw); free(c); }
+    if (!c) return;
+    tl_table_free(c->tt, cb_tt_bytes(c));
+    tl_table_free(c->wt, CB_WT_BYTES);
+    tl_table_free(c->lw, CB_LW_BYTES);
+    tl_table_free(c->lt, CB_LT_BYTES);
+    tl_table_free(c->st, CB_ST_BYTES);
+    tl_table_free(c->pt, CB_PT_BYTES);
+    free(c);
 }
 
-static size_t cb_tt_bytes(const cb_ctx *c) { return (c->bucket_mask + 1) * TL_WAYS * sizeof(cb_entry); }
 
 static void cb_clear(cb_ctx *c)
 {
