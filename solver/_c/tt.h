@@ -39,11 +39,14 @@
  * (madvise). A search reads its tables all over, so with pages of 4 KiB most look-ups
  * also miss the TLB, which in a virtual machine costs a walk of two page tables: the
  * Carabin core ran 25-33% faster in huge pages, with the same nodes (five slow
- * 4-player deals; tools/carabin_core_driver.py). tl_table_free takes the size given. */
+ * 4-player deals; tools/carabin_core_driver.py). `fault`: touch every page now (the
+ * system zeroes each as it maps it), so that no search pays for it; a table cleared
+ * right away needs no such touch. tl_table_free takes the size given. (The Klabberjass
+ * core keeps calloc: its searches are small, and gained nothing.) */
 #define TL_HUGE ((size_t)2 << 20)
 static inline size_t tl_table_len(size_t bytes) { return (bytes + 4095) & ~(size_t)4095; }
 
-static inline void *tl_table_alloc(size_t bytes)
+static inline void *tl_table_alloc(size_t bytes, int fault)
 {
 #if defined(__linux__)
     size_t len = tl_table_len(bytes), all = len + TL_HUGE;
@@ -56,8 +59,11 @@ static inline void *tl_table_alloc(size_t bytes)
 #ifdef MADV_HUGEPAGE
     madvise(p, len, MADV_HUGEPAGE);
 #endif
+    if (fault)
+        for (size_t at = 0; at < len; at += 4096) ((volatile char *)p)[at] = 0;
     return p;
 #else
+    (void)fault;
     return calloc(1, bytes);
 #endif
 }

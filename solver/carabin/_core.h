@@ -270,14 +270,14 @@ static cb_ctx *cb_new(size_t megabytes)
     cb_ctx *c = (cb_ctx *)calloc(1, sizeof(cb_ctx));
     if (!c) return NULL;
     size_t buckets = tl_pow2_floor((megabytes << 20) / (TL_WAYS * sizeof(cb_entry)));
-    c->tt = (cb_entry *)tl_table_alloc(buckets * TL_WAYS * sizeof(cb_entry));
+    c->tt = (cb_entry *)tl_table_alloc(buckets * TL_WAYS * sizeof(cb_entry), 0); /* cb_clear'd */
     if (!c->tt) { free(c); return NULL; }
     c->bucket_mask = buckets - 1;
-    c->wt = (cb_wentry *)tl_table_alloc(CB_WT_BYTES);
-    c->lw = (cb_lworld *)tl_table_alloc(CB_LW_BYTES);
-    c->lt = (cb_lentry *)tl_table_alloc(CB_LT_BYTES);
-    c->st = (cb_sentry *)tl_table_alloc(CB_ST_BYTES);
-    c->pt = (cb_pentry *)tl_table_alloc(CB_PT_BYTES);
+    c->wt = (cb_wentry *)tl_table_alloc(CB_WT_BYTES, 1);
+    c->lw = (cb_lworld *)tl_table_alloc(CB_LW_BYTES, 1);
+    c->lt = (cb_lentry *)tl_table_alloc(CB_LT_BYTES, 1);
+    c->st = (cb_sentry *)tl_table_alloc(CB_ST_BYTES, 1);
+    c->pt = (cb_pentry *)tl_table_alloc(CB_PT_BYTES, 1);
     if (!c->wt || !c->lt || !c->st || !c->pt || !c->lw) {
         cb_free(c);
         return NULL;

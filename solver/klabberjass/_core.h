@@ -91,7 +91,7 @@ static kj_ctx *kj_new(size_t megabytes)
     size_t bytes = megabytes << 20, bucket = TL_WAYS * sizeof(kj_entry);
     size_t hot = tl_pow2_floor((bytes / 2 < ((size_t)2 << 20) ? bytes / 2 : ((size_t)2 << 20)) / bucket);
     size_t cold = tl_pow2_floor((bytes - hot * bucket) / bucket);
-    c->tt = (kj_entry *)tl_table_alloc((hot + cold) * TL_WAYS * sizeof(kj_entry));
+    c->tt = (kj_entry *)calloc((hot + cold) * TL_WAYS, sizeof(kj_entry));
     if (!c->tt) { free(c); return NULL; }
     c->hot_mask = hot - 1;
     c->cold_mask = cold - 1;
@@ -103,7 +103,7 @@ static kj_ctx *kj_new(size_t megabytes)
 
 static void kj_free(kj_ctx *c)
 {
-    if (c) { tl_table_free(c->tt, c->nbuckets * TL_WAYS * sizeof(kj_entry)); free(c); }
+    if (c) { free(c->tt); free(c); }
 }
 
 static size_t kj_tt_bytes(const kj_ctx *c) { return c->nbuckets * TL_WAYS * sizeof(kj_entry); }
