@@ -436,3 +436,26 @@ def test_bad_pimc_drawn_arguments_are_refused(change, match):
     with pytest.raises(ValueError, match="pool card"):  # a card of the mover's
         carabin.engine.pimc_drawn(p, good["pool"] | p.hands[0][0], good["hidden"], 3, 5,
                                   p.legal_moves(), 1)  # fmt: skip
+
+
+def _bench_start(seed: int, index: int, players: int = 4) -> Position:
+    """Deal ``index`` of ``tricklab bench carabin --players N --seed S``."""
+    rng = random.Random(seed)
+    for _ in range(index + 1):
+        deal = Deal.random(players=players, rng=rng)
+        bidder = rng.randrange(players)
+    return deal.position(bidder=bidder, trump=suit_of(deal.turn), trick_order="alternate")
+
+
+def test_a_first_probe_past_its_budget_still_gives_the_value():
+    """Deal #151 of seed 1 at 4 players: the first probe ("at least 7") runs past its
+    budget of nodes and is abandoned; the value (8) agrees with make probes on either
+    side of it, which are single searches."""
+    start = _bench_start(1, 151)
+    core = carabin.engine.core()
+    core.clear()
+    before = core.nodes
+    value = carabin.value(start)
+    assert core.nodes - before > 30_000  # the budget was reached
+    assert value == 8
+    assert carabin.make(start, value) and not carabin.make(start, value + 1)
