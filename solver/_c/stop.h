@@ -50,15 +50,19 @@ static inline void tl_stop_begin(tl_stop *s, int sigint)
     if (s->deadline > 0 && tl_now() >= s->deadline) s->stopped = s->timed_out = 1;
 }
 
+/* Whether a stop is called for: another thread's flag, Ctrl-C, or the deadline passed
+ * (which it records in timed_out). */
+static inline int tl_stop_due(tl_stop *s)
+{
+    if ((s->flag && *s->flag) || (s->sigint && tl_interrupt)) return 1;
+    if (s->deadline > 0 && tl_now() >= s->deadline) return s->timed_out = 1;
+    return 0;
+}
+
 static inline int tl_stop_poll(tl_stop *s)
 {
     if (s->stopped) return 1;
-    if ((++s->poll & 1023) == 0) {
-        if ((s->flag && *s->flag) || (s->sigint && tl_interrupt))
-            s->stopped = 1;
-        else if (s->deadline > 0 && tl_now() >= s->deadline)
-            s->stopped = s->timed_out = 1;
-    }
+    if ((++s->poll & 1023) == 0 && tl_stop_due(s)) s->stopped = 1;
     return s->stopped;
 }
 

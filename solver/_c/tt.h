@@ -38,8 +38,8 @@
 /* Memory for a table, zeroed: on Linux in huge pages where the system grants them
  * (madvise). A search reads its tables all over, so with pages of 4 KiB most look-ups
  * also miss the TLB, which in a virtual machine costs a walk of two page tables: the
- * Carabin core ran 25-33% faster in huge pages, with the same nodes (five slow
- * 4-player deals; tools/carabin_core_driver.py). `fault`: touch every page now (the
+ * Carabin core took 21-24% less CPU in huge pages, with the same nodes (five slow
+ * 4-player deals and seed 2029's 200; tools/carabin_core_driver.py). `fault`: touch every page now (the
  * system zeroes each as it maps it), so that no search pays for it; a table cleared
  * right away needs no such touch. tl_table_free takes the size given. (The Klabberjass
  * core keeps calloc: its searches are small, and gained nothing.) */

@@ -140,7 +140,8 @@ typedef struct {
     uint8_t w3[CB_MAXP][64], w4[CB_MAXP][64]; /* by leader, by lane: the winner */
     uint64_t win3[CB_MAXP][CB_MAXP];          /* by leader, by seat: the lanes he takes */
     uint64_t b4[CB_MAXP]; /* by leader: the lanes in which the bidder takes the forced trick */
-    uint64_t ge[CB_MAXP * 4 + 1]; /* the lanes whose trick holds at least k points */
+    uint64_t ge[CB_MAXP * ((1 << CB_PLANES) - 1) + 1]; /* the lanes whose trick holds at
+                                                        * least k points (a card at most 7) */
 } cb_lworld;
 
 #define CB_LW_BITS 12
@@ -203,7 +204,6 @@ typedef struct {
     uint64_t nodes;
     uint64_t stores;      /* stores into the table so far (see cb_lookup) */
     uint64_t budget;      /* a search stops once c->nodes reaches it (cb_exact_node) */
-    int budget_hit;       /* ... and says so here */
     tl_stop stop;         /* Ctrl-C, Core.stop() or a time limit: see stop.h */
     int lo, hi;           /* the bounds the last exact search proved (when stopped) */
     uint64_t sure_world[2]; /* cb_sure_kept: the cards of each kind its sure points are for */
@@ -308,7 +308,6 @@ static void cb_free(cb_ctx *c)
     free(c);
 }
 
-
 static void cb_clear(cb_ctx *c)
 {
     memset(c->tt, 0, cb_tt_bytes(c));
@@ -369,7 +368,7 @@ static void cb_set_lanes(cb_ctx *c, int on)
 
 static inline int cb_check_stop(cb_ctx *c)
 {
-    if (c->nodes >= c->budget) c->stop.stopped = c->budget_hit = 1;
+    if (c->nodes >= c->budget) c->stop.stopped = 1;
     return tl_stop_poll(&c->stop);
 }
 
@@ -1787,7 +1786,7 @@ static const uint64_t cb_first_budget[CB_MAXP + 1] = {0, 0, 0, 0, 30000, 0, 0};
  * fails low is cheap and its fail-soft result leads to the value. Core alone, the
  * largest 4-player search of seven 200-deal samples, before -> after: seed 1 997 k ->
  * 630 k nodes, 2027 806 k -> 776 k, 2030 527 k -> 468 k, 77 504 k -> 522 k, 2026, 2029
- * and 2031 unchanged; totals -2.4% to +1%, medians unchanged; at 3 and 5 players
+ * and 2031 unchanged; totals -6% to +1%, medians unchanged; at 3 and 5 players
  * neutral, at 6 more nodes on one of two slow deals (+7%), so only at 4. */
 static int cb_exact_node(cb_ctx *c, const cb_node *node, int guess)
 {
@@ -1799,12 +1798,10 @@ static int cb_exact_node(cb_ctx *c, const cb_node *node, int guess)
     c->hi = hi;
     while (lo < hi) {
         c->budget = budget ? c->nodes + budget : UINT64_MAX;
-        c->budget_hit = 0;
         int v = cb_node_search(c, node, g - 1, g);
         c->budget = UINT64_MAX;
-        if (budget && c->budget_hit && !c->stop.timed_out &&
-            !(c->stop.flag && *c->stop.flag) && !(c->stop.sigint && tl_interrupt)) {
-            c->stop.stopped = c->budget_hit = 0; /* only the budget stopped it */
+        if (budget && c->stop.stopped && !tl_stop_due(&c->stop)) {
+            c->stop.stopped = 0; /* only the budget stopped it */
             budget = 0;
             n0 = 0; /* grown */
             g = g + 3 > hi ? hi : g + 3;
@@ -1867,6 +1864,22 @@ static int cb_world_bounds(cb_ctx *c, int n, const uint64_t *hands, int trump, i
     out[1] = cb_coupled_bound(c, leader, h);
     out[2] = cb_world_upper(c, leader, h);
     return c->stop.stopped ? -1 : 0;
+}
+
+/* Whether the bidder takes at least `target` points from a trick boundary where every
+ * hand holds two cards of each kind and tricks alternate, by cb_last4 alone (the search
+ * asks it only where the bounds fall short; the tests compare it with the search); -1
+ * where the boundary is not of that kind. */
+static int cb_last_four(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder,
+                        int leader, int h, int order, int target)
+{
+    cb_node node;
+    cb_load(c, n, hands, trump, bidder, leader, h, order, NULL, 0, &node);
+    if (order != 0 || cb_popc(c->world[h]) != 2 * n || cb_popc(c->world[1 - h]) != 2 * n)
+        return -1;
+    if (target <= 0) return 1;
+    if (target > cb_node_total(c, &node)) return 0;
+    return cb_last4(c, leader, h, target);
 }
 
 /* Per-move values: for each card of the hand in use of the seat to move (written to

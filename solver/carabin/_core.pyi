@@ -69,6 +69,17 @@ class Core:
         h: int,
         order: int,
     ) -> tuple[int, int | None, int]: ...
+    def last_four(
+        self,
+        n: int,
+        hands: Sequence[int],
+        trump: int,
+        bidder: int,
+        leader: int,
+        h: int,
+        order: int,
+        target: int,
+    ) -> bool: ...
     def all_tricks(
         self,
         n: int,

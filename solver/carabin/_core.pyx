@@ -47,6 +47,8 @@ cdef extern from "_core.h" nogil:
                  int h, int order, const int *trick, int k, int guess, int *cards, int *values)
     int cb_world_bounds(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder,
                         int leader, int h, int order, int *out)
+    int cb_last_four(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder,
+                     int leader, int h, int order, int target)
     enum: CB_PIMC_MAX_WORLDS
     int cb_pimc(cb_ctx *c, int n, const uint64_t *worlds, int count, int trump, int bidder,
                 int leader, int h, int order, const int *trick, int k, const int *cards,
@@ -451,6 +453,23 @@ cdef class Core:
                             out)
         _stop_end(&self.ctx.stop, hooked)
         return (out[0], None if out[1] < 0 else out[1], out[2])
+
+    def last_four(self, n, hands, trump, bidder, leader, h, order, target):
+        """Whether the bidder takes at least ``target`` points from a trick boundary
+        where every hand holds two cards of each kind and tricks alternate, by the lanes
+        of the last four tricks alone (cb_last4 in _core.h, which the search asks where
+        its bounds fall short): for the tests, which compare it with the search."""
+        cdef cb_args a
+        cdef int v
+        self._position(n, hands, trump, bidder, leader, h, order, [], &a)
+        cdef int t = _cint(target, "target", -(2**31), 2**31 - 1, "an int")
+        with nogil:
+            v = cb_last_four(self.ctx, a.n, a.hands, a.trump, a.bidder, a.leader, a.h,
+                             a.order, t)
+        if v < 0:
+            raise ValueError("last_four: not a boundary with two cards a hand of each kind "
+                             "and alternating tricks")
+        return bool(v)
 
     def moves(self, n, hands, trump, bidder, leader, h, order, trick, guess):
         cdef cb_args a

@@ -214,18 +214,25 @@ def test_the_last_four_tricks_on_lanes_give_what_the_search_gives(seed, players,
             assert (carabin.value(p), [carabin.make(p, t) for t in targets]) == by_search, str(p)
 
 
-def test_the_last_four_tricks_on_lanes_replace_searches():
-    """On some of those boundaries the lanes settle what the search had to search."""
-    fewer = 0
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 10**6), st.integers(3, MAX_PLAYERS))
+def test_the_lanes_of_the_last_four_tricks_alone_agree_with_the_search(seed, players):
+    """cb_last4 asked directly, without the bounds that settle most boundaries before the
+    search asks it, at every target of boundaries four tricks from the end, against make
+    probes by the search (lanes off)."""
+    p = _boundary(random.Random(seed), players, 4)
+    args = carabin_engine._args(p)[:7]
+    targets = range(-1, p.points_left() + 2)
+    with lanes(False):
+        by_search = [carabin.make(p, t) for t in targets]
     core = carabin_engine.core()
-    for seed in range(40):
-        p = _boundary(random.Random(seed), 3 + seed % 4, 4)
-        with world_bounds(4):
-            counts = []
-            for on in (False, True):
-                with lanes(on):
-                    before = core.nodes
-                    carabin.value(p)
-                    counts.append(core.nodes - before)
-        fewer += counts[1] < counts[0]
-    assert fewer >= 10, fewer
+    assert [core.last_four(*args, t) for t in targets] == by_search, str(p)
+
+
+def test_the_lanes_of_the_last_four_tricks_refuse_other_boundaries():
+    p = _boundary(random.Random(3), 4, 3)  # three cards a hand of one kind
+    with pytest.raises(ValueError, match="not a boundary with two cards a hand"):
+        carabin_engine.core().last_four(*carabin_engine._args(p)[:7], 1)
+    p = _boundary(random.Random(3), 4, 4, order="left_then_right")
+    with pytest.raises(ValueError, match="alternating tricks"):
+        carabin_engine.core().last_four(*carabin_engine._args(p)[:7], 1)
