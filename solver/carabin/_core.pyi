@@ -33,6 +33,7 @@ class Core:
     def set_time_limit(self, seconds: float | None) -> None: ...
     def set_world_bounds(self, cards: int = ..., after: int | None = ...) -> None: ...
     def set_lanes(self, on: bool = ...) -> None: ...
+    def set_canonical(self, on: bool = ...) -> None: ...
     @property
     def last_bounds(self) -> tuple[int, int]: ...
     def value(
@@ -69,6 +70,17 @@ class Core:
         h: int,
         order: int,
     ) -> tuple[int, int | None, int]: ...
+    def canonical(
+        self,
+        n: int,
+        hands: Sequence[int],
+        trump: int,
+        bidder: int,
+        leader: int,
+        h: int,
+        order: int,
+        dealt: Sequence[int],
+    ) -> int: ...
     def last_four(
         self,
         n: int,

@@ -36,6 +36,7 @@ cdef extern from "_core.h" nogil:
     void cb_clear(cb_ctx *c)
     void cb_set_world(cb_ctx *c, int cards, uint64_t after)
     void cb_set_lanes(cb_ctx *c, int on)
+    void cb_set_canon(cb_ctx *c, int on)
     size_t cb_tt_bytes(const cb_ctx *c)
     int cb_value(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder, int leader,
                  int h, int order, const int *trick, int k, int guess)
@@ -47,6 +48,8 @@ cdef extern from "_core.h" nogil:
                  int h, int order, const int *trick, int k, int guess, int *cards, int *values)
     int cb_world_bounds(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder,
                         int leader, int h, int order, int *out)
+    int cb_canonical(cb_ctx *c, int n, const uint64_t *hands, const uint64_t *dealt,
+                     int trump, int bidder, int leader, int h, int order, uint64_t *out)
     int cb_last_four(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder,
                      int leader, int h, int order, int target)
     enum: CB_PIMC_MAX_WORLDS
@@ -361,6 +364,15 @@ cdef class Core:
             raise ValueError(f"invalid on {on!r}: True or False")
         cb_set_lanes(self.ctx, 1 if on else 0)
 
+    def set_canonical(self, on=True):
+        """Look trick boundaries about to be searched up by their canonical cards too
+        (True, the default: positions that differ only in cards played share what the
+        table knows of them), or by their own cards alone (False). Values never depend
+        on it; the tests compare the two."""
+        if not isinstance(on, bool):
+            raise ValueError(f"invalid on {on!r}: True or False")
+        cb_set_canon(self.ctx, 1 if on else 0)
+
     @property
     def last_bounds(self):
         """(lo, hi): what the last exact search proved of the bidder's points before it
@@ -470,6 +482,28 @@ cdef class Core:
             raise ValueError("last_four: not a boundary with two cards a hand of each kind "
                              "and alternating tricks")
         return bool(v)
+
+    def canonical(self, n, hands, trump, bidder, leader, h, order, dealt):
+        """The canonical cards of a trick boundary (cb_canon in _core.h, by which the
+        search also looks boundaries up), as one card set, card ownership taken from
+        ``dealt`` (the 2n hands when the deal began, each holding the position's hand of
+        its seat and kind): for the tests, which compare it with its definition."""
+        cdef cb_args a
+        cdef cb_args d
+        cdef uint64_t out = 0
+        cdef int code
+        self._position(n, hands, trump, bidder, leader, h, order, [], &a)
+        self._position(n, dealt, trump, bidder, leader, h, order, [], &d, False)
+        with nogil:
+            code = cb_canonical(self.ctx, a.n, a.hands, d.hands, a.trump, a.bidder, a.leader,
+                                a.h, a.order, &out)
+        if code == -1:
+            raise ValueError("canonical: a hand is not within the dealt hand of its seat "
+                             "and kind")
+        if code < 0:
+            raise ValueError("canonical: the dealt hands hold a bit that is no card, or a "
+                             "card twice")
+        return out
 
     def moves(self, n, hands, trump, bidder, leader, h, order, trick, guess):
         cdef cb_args a
