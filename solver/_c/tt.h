@@ -13,8 +13,9 @@
  *
  *     TL_TT_DEFINE(prefix, entry_t, STALE, TOUCH)
  *
- * where STALE(e, now) says that entry e belongs to an earlier solve or deal than `now`
- * (it is replaced first) and TOUCH(e, now) marks it used by this one. That defines
+ * where STALE(e, now, key) says that entry e is of no more use to the solve `now` that
+ * stores `key` (it belongs to an earlier solve or deal, say: it is replaced first) and
+ * TOUCH(e, now) marks it used by this one. That defines
  *
  *     entry_t *prefix_find(entry_t *bucket, uint64_t key, unsigned tag)
  *     void prefix_put(entry_t *bucket, uint64_t key, unsigned tag, unsigned now,
@@ -132,7 +133,7 @@ static inline void tl_bounds_update(int alpha, int beta, int v, int *lo, int *hi
                 TOUCH(e, now);                                                               \
                 return;                                                                      \
             }                                                                                \
-            int score = e->tag == 0 ? -2 : STALE(e, now) ? -1 : e->ncards;                   \
+            int score = e->tag == 0 ? -2 : STALE(e, now, key) ? -1 : e->ncards;              \
             if (score < vscore) {                                                            \
                 vscore = score;                                                              \
                 victim = e;                                                                  \

@@ -435,8 +435,14 @@ static uint64_t cb_canon(const cb_ctx *c)
     return out;
 }
 
-/* An entry is only valid in the generation it was made in: the tag is the generation. */
-#define CB_STALE(e, now) ((e)->tag != (now))
+/* An entry is only valid in the generation it was made in: the tag is the generation.
+ * Within one, an entry of another contract (trump, bidder or trick order: the bits of
+ * CB_CONTRACT in the key) can never be found by a search of this one, so it too is
+ * replaced first. (Before, the rows of a deal table filled the table for the rows after
+ * them, entries of many cards being kept on replacement: the last row of the 6-player
+ * table of seed 3, 418 M nodes alone, took 1,052 M after the 23 others.) */
+#define CB_CONTRACT (3ull << 30 | 7ull << 45 | 1ull << 62)
+#define CB_STALE(e, now, key) ((e)->tag != (now) || (((e)->key ^ (key)) & CB_CONTRACT))
 #define CB_TOUCH(e, now) ((void)0)
 TL_TT_DEFINE(cb_tt, cb_entry, CB_STALE, CB_TOUCH)
 
@@ -1852,7 +1858,7 @@ static int cb_node_total(const cb_ctx *c, const cb_node *node)
 
 /* The node budget of the first probe of an exact value, by player count (0: none); see
  * cb_exact_node. */
-static const uint64_t cb_first_budget[CB_MAXP + 1] = {0, 0, 0, 0, 30000, 0, 0};
+static const uint64_t cb_first_budget[CB_MAXP + 1] = {0, 0, 0, 0, 30000, 0, 1000000};
 
 /* Exact value: zero-window probes, each fail-soft result narrowing [lo, hi]. The first
  * probe is at `guess`; then the interval is bisected. -1 if stopped, with the bounds
@@ -1873,7 +1879,13 @@ static const uint64_t cb_first_budget[CB_MAXP + 1] = {0, 0, 0, 0, 30000, 0, 0};
  * largest 4-player search of seven 200-deal samples, before -> after: seed 1 997 k ->
  * 630 k nodes, 2027 806 k -> 776 k, 2030 527 k -> 468 k, 77 504 k -> 522 k, 2026, 2029
  * and 2031 unchanged; totals -6% to +1%, medians unchanged; at 3 and 5 players
- * neutral, at 6 more nodes on one of two slow deals (+7%), so only at 4. */
+ * neutral (5 players, a budget of 1 M: seeds 2026 and 2030 totals -4% and -0.3%,
+ * largest searches unchanged). At 6 players a budget of 30,000 cost more nodes on one of
+ * two slow deals (+7%); one of 1 M, core alone with the canonical look-ups: the last
+ * row of the deal table of seed 3 (bidder 5, clubs, value 9; first probe at 8, which
+ * took 353 M nodes before the proof at 9 took 160 M) 524 M -> 418 M nodes; the 50
+ * deals of seed 2026 1,091 M -> 1,075 M (only #12 and #43 change: 40.8 M -> 24.1 M and
+ * 16.5 M -> 17.7 M). */
 static int cb_exact_node(cb_ctx *c, const cb_node *node, int guess)
 {
     int lo = 0, hi = cb_node_total(c, node);

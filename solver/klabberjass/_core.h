@@ -291,7 +291,7 @@ static inline uint64_t kj_hash(uint64_t key, unsigned tag)
 
 /* Entries of earlier solves stay valid (they depend only on the position): they are
  * replaced first, but still found. */
-#define KJ_STALE(e, now) ((e)->age != (now))
+#define KJ_STALE(e, now, key) ((e)->age != (now))
 #define KJ_TOUCH(e, now) ((e)->age = (uint8_t)(now))
 TL_TT_DEFINE(kj_tt, kj_entry, KJ_STALE, KJ_TOUCH)
 
