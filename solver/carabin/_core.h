@@ -24,9 +24,11 @@
  *    mask). Each entry carries the generation of the deal it belongs to; a position
  *    whose hands are not subsets of the current deal's starts a new generation, so
  *    entries stay valid across the probes of one solve and across the solves of one
- *    deal (every bidder, trump, per-move value); a boundary about to be searched is
- *    also looked up by its canonical cards (cb_canon), so that positions differing only
- *    in cards played share what the table knows;
+ *    deal (per-move values, other probes; an entry of another trump, bidder or trick
+ *    order, which no search of this contract can find, is replaced first: CB_STALE);
+ *    a boundary about to be searched is also looked up by its canonical cards
+ *    (cb_canon), so that positions differing only in cards played share what the table
+ *    knows;
  *  - bounds from the points still in play, sharpened by sure points: a coalition trump
  *    above the bidder's highest trump of its world wins whenever it is played (its
  *    points, and the cheapest cards the bidder can give to those tricks, can never be
