@@ -42,8 +42,10 @@ def main() -> None:
         cpu = time.process_time() - cpu
         total += cpu
         if cpu > args.show or args.only:
-            print(f"bidder {bidder} trump {trump}: {value} points, "
-                  f"{core.nodes - nodes:,} nodes, {cpu:.2f} s")
+            print(
+                f"bidder {bidder} trump {trump}: {value} points, "
+                f"{core.nodes - nodes:,} nodes, {cpu:.2f} s"
+            )
     print(f"{len(rows)} rows, {total:.1f} s of CPU")
 
 

@@ -62,7 +62,9 @@ def canonical_position(p: Position, dealt: Position) -> Position:
                 z = min(
                     d
                     for d in _cards(dealt.hands[seat][k])
-                    if suit_of(d) == suit and rank_of(d) > below and card_points(d) == card_points(c)
+                    if suit_of(d) == suit
+                    and rank_of(d) > below
+                    and card_points(d) == card_points(c)
                 )
                 new[c] = z
                 below = rank_of(z)
@@ -70,7 +72,11 @@ def canonical_position(p: Position, dealt: Position) -> Position:
         tuple(sum(1 << new[c] for c in _cards(pair[k])) for k in (0, 1)) for pair in p.hands
     )
     return Position(
-        trump=p.trump, bidder=p.bidder, lead=p.lead, hand=p.hand, hands=hands,
+        trump=p.trump,
+        bidder=p.bidder,
+        lead=p.lead,
+        hand=p.hand,
+        hands=hands,
         trick_order=p.trick_order,
     )
 
@@ -170,9 +176,7 @@ def test_full_deals_get_the_same_answers_with_and_without_canonical_look_ups(
 
 @settings(max_examples=120, deadline=None)
 @given(st.integers(0, 10**6), st.integers(3, MAX_PLAYERS), st.sampled_from([1, 2, 3]))
-def test_boundaries_get_the_same_answers_with_and_without_canonical_look_ups(
-    seed, players, tricks
-):
+def test_boundaries_get_the_same_answers_with_and_without_canonical_look_ups(seed, players, tricks):
     """Boundaries one to three tricks in, 3 to 6 players, either trick order: the exact
     value and the make probe at every target, the look-ups from the first node."""
     p, _dealt = _boundary(random.Random(seed), players, tricks)
