@@ -24,6 +24,7 @@ from solver.carabin import engine as carabin_engine
 from solver.carabin._core import MAX_PLAYERS
 from solver.carabin.rules import card_points
 from solver.cards import rank_of, suit_of
+from tests.solver.carabin.test_world_bounds import check_same_answers
 
 
 @contextmanager
@@ -165,13 +166,7 @@ def test_full_deals_get_the_same_answers_with_and_without_canonical_look_ups(
     first node."""
     deal = Deal.random(seed=seed, players=players)
     start = deal.position(bidder=bidder % players, trump=trump)
-    with canonical(False):
-        plain = carabin.value(start)
-        made_above = carabin.make(start, plain + 1)
-    with canonical(True):
-        assert carabin.value(start) == plain, str(start)
-    with canonical(True):
-        assert carabin.make(start, plain) and carabin.make(start, plain + 1) == made_above
+    check_same_answers(start, lambda: canonical(False), lambda: canonical(True))
 
 
 @settings(max_examples=120, deadline=None)

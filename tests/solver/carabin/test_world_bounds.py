@@ -8,8 +8,8 @@ can solve, go through them.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 
 import pytest
 from hypothesis import given, settings
@@ -61,12 +61,23 @@ def test_full_deals_get_the_same_points_with_and_without_world_bounds(
     seed, players, bidder, trump, cards
 ):
     start = _start(seed, players, bidder, trump)
-    with world_bounds(0):
+    check_same_answers(start, lambda: world_bounds(0), lambda: world_bounds(cards))
+
+
+def check_same_answers(
+    start: carabin.Position,
+    without: Callable[[], AbstractContextManager],
+    with_: Callable[[], AbstractContextManager],
+) -> None:
+    """The exact value, and make probes at the value and one above, the same in the
+    setting ``with_`` as in ``without`` (each a fresh context manager, entered apart for
+    the value and for the probes)."""
+    with without():
         plain = carabin.value(start)
         plain_make = carabin.make(start, plain + 1)
-    with world_bounds(cards):
+    with with_():
         assert carabin.value(start) == plain, str(start)
-    with world_bounds(cards):
+    with with_():
         assert carabin.make(start, plain) and carabin.make(start, plain + 1) == plain_make
 
 
