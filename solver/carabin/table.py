@@ -77,7 +77,7 @@ class TableRow:
 
 
 #: The table of each worker of a 6-player deal table when none is given (else the
-#: engine's 32 MB): the longest searches of its rows take 11-27% fewer nodes and 12-22%
+#: engine's 32 MB): the longest searches of its rows take 11-27% fewer nodes and 11-22%
 #: less CPU in 128 MB (README, speed), for some 170 MB a worker in all.
 SIX_PLAYER_TT_MB = 128
 
