@@ -317,10 +317,33 @@ static void cb_free(cb_ctx *c)
     free(c);
 }
 
+/* Make room for k new generations: every entry carries the generation it belongs to,
+ * so before the counter could wrap round to a generation some entry still carries (or
+ * to 0, the empty tag), every table is emptied and the count starts again. */
+static void cb_gen_room(cb_ctx *c, uint32_t k)
+{
+    if (c->gen < UINT32_MAX - k - 1) return;
+    memset(c->tt, 0, cb_tt_bytes(c));
+    memset(c->wt, 0, CB_WT_BYTES);
+    memset(c->lw, 0, CB_LW_BYTES);
+    memset(c->lt, 0, CB_LT_BYTES);
+    memset(c->st, 0, CB_ST_BYTES);
+    memset(c->pt, 0, CB_PT_BYTES);
+    c->gen = 1;
+    c->ref_n = 0;
+}
+
+/* The next generation: entries of earlier ones are never found again. */
+static inline void cb_next_gen(cb_ctx *c)
+{
+    cb_gen_room(c, 1);
+    c->gen++;
+}
+
 static void cb_clear(cb_ctx *c)
 {
     memset(c->tt, 0, cb_tt_bytes(c));
-    c->gen++;
+    cb_next_gen(c);
     c->ref_n = 0;
 }
 
@@ -373,7 +396,7 @@ static void cb_set_world(cb_ctx *c, int cards, uint64_t after)
 static void cb_set_lanes(cb_ctx *c, int on)
 {
     c->lanes = on;
-    c->gen++; /* their table's entries of either way are not to be mixed up in a test */
+    cb_next_gen(c); /* their table's entries of either way are not to be mixed up in a test */
 }
 
 /* Look boundaries up by their canonical cards too (on: the default; see cb_canon), or
@@ -381,7 +404,7 @@ static void cb_set_lanes(cb_ctx *c, int on)
 static void cb_set_canon(cb_ctx *c, int on)
 {
     c->canon = on;
-    c->gen++;
+    cb_next_gen(c);
 }
 
 static inline int cb_check_stop(cb_ctx *c)
@@ -1806,7 +1829,7 @@ static void cb_load(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidd
         for (int kind = 0; kind < 2; kind++)
             if (hands[kind * n + s] & ~c->ref[kind][s]) same = 0;
     if (!same) {
-        c->gen++;
+        cb_next_gen(c);
         cb_set_ref(c, n, hands);
     }
     c->wstart = c->nodes + (c->wafter == CB_WORLD_AFTER_BY_PLAYERS ? cb_world_after[n] : c->wafter);
@@ -1997,7 +2020,7 @@ static int cb_canonical(cb_ctx *c, int n, const uint64_t *hands, const uint64_t 
         seen |= dealt[i];
     }
     cb_node node;
-    c->gen++;
+    cb_next_gen(c);
     cb_set_ref(c, n, dealt);
     cb_load(c, n, hands, trump, bidder, leader, h, order, NULL, 0, &node);
     uint64_t m = cb_canon(c);
@@ -2142,7 +2165,10 @@ static int cb_pimc(cb_ctx *c, int n, const uint64_t *worlds, int count, int trum
     int8_t *memo = (int8_t *)malloc((size_t)count * (size_t)ncards);
     int chosen = -2;
     double deadline = c->stop.deadline;
-    uint32_t base = c->gen + 1, last = c->gen;
+    uint32_t base, last;
+    cb_gen_room(c, (uint32_t)count + 1); /* a generation for each world */
+    base = c->gen + 1;
+    last = c->gen;
     *searches = *undecided = 0;
     if (!same || !memo) goto done;
     memset(memo, -1, (size_t)count * (size_t)ncards); /* -1: not searched (or undecided) */

@@ -70,6 +70,9 @@ class Core:
         h: int,
         order: int,
     ) -> tuple[int, int | None, int]: ...
+    def set_generation(self, gen: int) -> None: ...
+    @property
+    def generation(self) -> int: ...
     def canonical(
         self,
         n: int,

@@ -23,6 +23,7 @@ cdef extern from "_core.h" nogil:
         uint64_t nodes
         tl_stop stop
         int lo, hi
+        unsigned int gen
     enum: CB_MAXP, CB_MAX_HAND, CB_WORLD_CARDS
     uint64_t CB_WORLD_AFTER_BY_PLAYERS
     int CB_PLANES, CB_MAX_PACK_POINTS
@@ -482,6 +483,17 @@ cdef class Core:
             raise ValueError("last_four: not a boundary with two cards a hand of each kind "
                              "and alternating tricks")
         return bool(v)
+
+    def set_generation(self, gen):
+        """Set the counter of generations (the tag of every table entry) to ``gen``, as if
+        that many deals had been searched in this core: for the tests, which check that
+        it is never carried round to a generation some entry still bears."""
+        self.ctx.gen = <unsigned int>_cint(gen, "gen", 1, 2**32 - 1, "a generation")
+
+    @property
+    def generation(self):
+        """The current generation (the tag of the entries being made); for the tests."""
+        return self.ctx.gen
 
     def canonical(self, n, hands, trump, bidder, leader, h, order, dealt):
         """The canonical cards of a trick boundary (cb_canon in _core.h, by which the

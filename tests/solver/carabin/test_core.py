@@ -471,3 +471,49 @@ def test_stop_from_another_thread_ends_a_batch() -> None:
     assert time.perf_counter() - t0 < 2
     small = played_positions(11, 10, 7)
     assert carabin.values(small) == [carabin_points(p)[0] for p in small]
+
+
+def _rotated(args: tuple) -> tuple:
+    """The same position with each seat's two hands given to the seat after it: the
+    same cards held, so the same table keys, but other owners and other values."""
+    n, hands, *rest = args
+    return (n, [hands[k * n + (s - 1) % n] for k in (0, 1) for s in range(n)], *rest)
+
+
+def test_the_generation_counter_never_comes_round_to_an_old_generation() -> None:
+    # Every table entry carries the generation (deal) it belongs to. Were the 32-bit
+    # counter carried round past 0, a later deal would take the generation of an
+    # earlier one and find its entries: the same cards held under other owners. The
+    # core empties its tables first; with the counter just short of the wrap, values
+    # stay those of a fresh core.
+    rng = random.Random(12)
+    fresh = core_with()
+    wrong = 0
+    for _ in range(12):
+        deck = rng.sample(PACK_CARDS, 3 * 8)
+        hands = [sum(1 << c for c in deck[i * 4 : i * 4 + 4]) for i in range(6)]
+        a = (3, hands, rng.randrange(4), rng.randrange(3), 0, 0, 0, [])
+        b = _rotated(a)
+        core = core_with()
+        assert core.value(*a, 0) == fresh.value(*a, 0)
+        of_a = core.generation
+        core.set_generation(2**32 - 1)
+        # as many more deals, of one card a hand, as take a wrapping counter to of_a
+        for _ in range(of_a):
+            cards = rng.sample(PACK_CARDS, 6)
+            filler = (3, [1 << c for c in cards], 0, 0, 0, 0, 0, [])
+            assert core.value(*filler, 0) == fresh.value(*filler, 0)
+        got, expect = core.value(*b, 0), fresh.value(*b, 0)
+        assert 0 < core.generation < of_a + 4  # counted again from the start
+        wrong += got != expect
+    assert wrong == 0
+
+
+def test_a_generation_is_set_within_its_range() -> None:
+    core = core_with()
+    with pytest.raises(ValueError, match="gen"):
+        core.set_generation(0)
+    with pytest.raises(ValueError, match="gen"):
+        core.set_generation(2**32)
+    core.set_generation(5)
+    assert core.generation == 5
