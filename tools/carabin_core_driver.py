@@ -11,6 +11,8 @@ driver (``carabin_core_driver.c``) that solves them, for callgrind and node coun
     CB_PROBES=1 build/carabin_core_stats exact < p4.txt
     python tools/carabin_core_driver.py build --order-stats  # -> build/carabin_core_order
     build/carabin_core_order exact < p4.txt             # move order: which card cut
+    python tools/carabin_core_driver.py build --settle-stats # -> build/carabin_core_settle
+    build/carabin_core_settle exact < t6.txt            # how boundaries were settled
 
 ``--stats`` builds the core patched with ``tools/carabin_core_stats.patch`` (counters:
 boundaries by how they were settled, nodes inside tricks, cuts by the card that made
@@ -22,7 +24,11 @@ trick with or without points, a discard, a coalition card that settles the trick
 for each side; and the trick boundaries searched although the single-world bounds were
 computed there, by trick, outcome and how many points those bounds fell short, with
 the nodes their searches visited; it applies to the core of the commit that changed it
-last.
+last. ``--settle-stats`` builds the core patched with ``tools/carabin_core_settle.patch``:
+by tricks played, how the trick boundaries the search entered were settled (sure
+points, the table, each single-world bound, the look-ahead, the last four tricks on
+lanes, or searched), and for those searched the outcome and how far the lower bound
+fell short; it applies to the core of the commit that added it.
 
 The deals are those of ``tools/carabin_nodes.py bench`` (and ``tricklab bench
 carabin``): the same generator, random bidder, the turn-up suit trump, seat 0 leads.
@@ -76,7 +82,7 @@ def dump(players: int, seed: int, deals: int, table: bool) -> None:
 
 
 def build(out: Path, stats: str | None, march: str) -> None:
-    """Compile the driver; ``stats``: "stats" or "order", the core patched with
+    """Compile the driver; ``stats``: "stats", "order" or "settle", the core patched with
     ``tools/carabin_core_<stats>.patch``."""
     out.parent.mkdir(parents=True, exist_ok=True)
     core = ROOT / "solver" / "carabin"
@@ -106,6 +112,11 @@ def main() -> None:
     parser.add_argument("--out", default=None, help="build: the program (default under build/)")
     parser.add_argument("--stats", action="store_true", help="build: the counting core")
     parser.add_argument(
+        "--settle-stats",
+        action="store_true",
+        help="build: the core counting how trick boundaries were settled",
+    )
+    parser.add_argument(
         "--order-stats", action="store_true", help="build: the core counting which card cut"
     )
     parser.add_argument("--march", default="native", help="build: gcc -march (default native)")
@@ -113,7 +124,15 @@ def main() -> None:
     if args.verb == "dump":
         dump(args.players, args.seed, args.deals, args.table)
     else:
-        stats = "stats" if args.stats else "order" if args.order_stats else None
+        stats = (
+            "stats"
+            if args.stats
+            else "order"
+            if args.order_stats
+            else "settle"
+            if args.settle_stats
+            else None
+        )
         name = f"carabin_core_{stats}" if stats else "carabin_core_driver"
         build(Path(args.out or ROOT / "build" / name), stats, args.march)
 
