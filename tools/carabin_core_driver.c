@@ -7,7 +7,8 @@
  * a search that runs past `seconds` (default 60) of CPU time prints '>' (CPU time, so
  * that a loaded machine does not change which searches finish). The table has 32 MB, or
  * CB_TT_MB from the environment; CB_WORLD=cards,after sets the single-world bounds
- * (cb_set_world); CB_CANON=0 turns the canonical look-ups off (cb_set_canon). Built with --stats (CB_STATS, the core patched with
+ * (cb_set_world); CB_CANON=0 turns the canonical look-ups off (cb_set_canon),
+ * CB_DEEP=0 the look-ahead two tricks deep (cb_set_deep). Built with --stats (CB_STATS, the core patched with
  * carabin_core_stats.patch) it prints where the nodes went, and each probe's nodes
  * on stderr when CB_PROBES is set. */
 #include <stdio.h>
@@ -71,6 +72,7 @@ int main(int argc, char **argv)
         cb_set_world(c, cards, after);
     }
     if (getenv("CB_CANON")) cb_set_canon(c, atoi(getenv("CB_CANON")));
+    if (getenv("CB_DEEP")) cb_set_deep(c, atoi(getenv("CB_DEEP")));
     static uint64_t en[10000], mn[10000];
     static double et[10000], mt[10000];
     int ne = 0, nm = 0, eover = 0, mover = 0;

@@ -26,9 +26,9 @@ computed there, by trick, outcome and how many points those bounds fell short, w
 the nodes their searches visited; it applies to the core of the commit that changed it
 last. ``--settle-stats`` builds the core patched with ``tools/carabin_core_settle.patch``:
 by tricks played, how the trick boundaries the search entered were settled (sure
-points, the table, each single-world bound, the look-ahead, the last four tricks on
-lanes, or searched), and for those searched the outcome and how far the lower bound
-fell short; it applies to the core of the commit that added it.
+points, the table, each single-world bound, the look-ahead one and two tricks deep, the
+last four tricks on lanes, or searched), and for those searched the outcome and how far
+the lower bound fell short; it applies to the core of the commit that changed it last.
 
 The deals are those of ``tools/carabin_nodes.py bench`` (and ``tricklab bench
 carabin``): the same generator, random bidder, the turn-up suit trump, seat 0 leads.

@@ -47,7 +47,9 @@
  *    boundary, the trick led from it is played out for real and the bound taken at
  *    every boundary it reaches (cb_look_ahead), which often does; that look-ahead
  *    depends on the other world only through its values by leader, so its bounds are
- *    tabled under those and shared by boundaries whose other worlds differ;
+ *    tabled under those and shared by boundaries whose other worlds differ; from 5
+ *    players, where three cards a hand of the world to play are left and two of the
+ *    other, a look-ahead two tricks deep follows where that one falls short (cb_deep);
  *  - an upper bound from the same games with the bidder choosing every later leader
  *    (cb_world_upper), from 5 players on, and with fewer where no hand holds more than
  *    two cards of either kind;
@@ -179,6 +181,13 @@ static const uint64_t cb_world_after[CB_MAXP + 1] = {0, 0, 0, 30000, 20000, 1000
  * slowest 5-player deals of seeds 2026 and 2027, 90.5 M -> 75.0 M; 6 players, seed 2026
  * #19 (value 2, two costly fail-low probes) 367 M -> 284 M. */
 #define CB_UPPER_PLAYERS 5
+/* The look-ahead two tricks deep (cb_deep) is used from this many players on. At 4 it
+ * cut nodes but cost instructions (callgrind, the six slowest of 200 deals of seed 77:
+ * nodes -8 %, instructions 1.244 G -> 1.311 G; the first 100 deals 5.076 G -> 5.141 G);
+ * at 5, 100 deals of seed 2026, nodes 77.2 M -> 63.8 M, CPU -17 % (two runs, the cores
+ * swapped), the slowest 21.8 M -> 15.9 M nodes; at 6, the last row of the deal table
+ * of seed 4 498.7 M -> 267.8 M nodes. */
+#define CB_DEEP_PLAYERS 5
 
 typedef struct {
     cb_entry *tt;
@@ -234,6 +243,7 @@ typedef struct {
     int lanes; /* games of two cards a hand solved on lanes (cb_world2, cb_last4) */
     cb_lworld *lw; /* worlds of two cards a hand as lanes (cb_lane_world) */
     int canon; /* boundaries also looked up by their canonical cards (cb_canon) */
+    int deep;  /* the look-ahead two tricks deep where one falls short (cb_deep) */
 } cb_ctx;
 
 #define cb_ctz tl_ctz64
@@ -300,6 +310,7 @@ static cb_ctx *cb_new(size_t megabytes)
     c->wafter = CB_WORLD_AFTER_BY_PLAYERS;
     c->lanes = 1;
     c->canon = 1;
+    c->deep = 1;
     c->gen = 1;
     c->budget = UINT64_MAX;
     return c;
@@ -404,6 +415,14 @@ static void cb_set_lanes(cb_ctx *c, int on)
 static void cb_set_canon(cb_ctx *c, int on)
 {
     c->canon = on;
+    cb_next_gen(c);
+}
+
+/* Take the look-ahead two tricks deep where one falls short (on: the default; see
+ * cb_deep), or not (off): the values are the same, for the tests to check. */
+static void cb_set_deep(cb_ctx *c, int on)
+{
+    c->deep = on;
     cb_next_gen(c);
 }
 
@@ -1343,9 +1362,12 @@ static int cb_trick_world(cb_ctx *c, const cb_trick_state *t, int alpha, int bet
     return cb_trick_bound(c, t, alpha, beta, 1);
 }
 
-/* The value of a complete trick for cb_trick_bound (below), by `ahead`. */
+static int cb_look_ahead(cb_ctx *c, int leader, int h, int beta, int m);
+
+/* The value of a complete trick for cb_trick_bound (below), by `ahead`; beta: that of
+ * the zero-window search (ahead 2). */
 static inline __attribute__((always_inline)) int cb_bound_done(cb_ctx *c, const cb_trick_state *t,
-                                                               int ahead)
+                                                               int ahead, int beta)
 {
     int h = t->h, b = c->bidder;
     int gain = t->wseat == b ? t->tpts : 0;
@@ -1355,19 +1377,29 @@ static inline __attribute__((always_inline)) int cb_bound_done(cb_ctx *c, const 
         return v == CB_NODUCK ? v : gain + v;
     }
     int nh = cb_next_hand(c, h);
-    return gain + cb_world_value(c, nh, t->wseat) + cb_world_value(c, 1 - nh, CB_ANY);
+    int m = cb_world_value(c, 1 - nh, CB_ANY);
+    int v = gain + cb_world_value(c, nh, t->wseat) + m;
+    if (ahead == 2 && v < beta && c->world[nh] && !c->stop.stopped) {
+        /* the boundary reached by its own look-ahead where its bounds fall short (a
+         * result below beta - gain bounds that look-ahead from above: see cb_deep) */
+        int la = cb_look_ahead(c, t->wseat, nh, beta - gain, m);
+        if (gain + la > v) v = gain + la;
+    }
+    return v;
 }
 
 /* The minimax of the rest of the trick at node t for both of the above: `ahead` 0
  * values a complete trick by its own world's game from there (cb_world_trick), 1 by
- * the bounds of both worlds with the trick's winner to lead the next (cb_trick_world).
+ * the bounds of both worlds with the trick's winner to lead the next (cb_trick_world),
+ * 2 by those bounds or, where they fall short of beta, that boundary's look-ahead
+ * (cb_deep).
  * A node is counted where each of them always counted it. */
 TL_DISPATCH static int cb_trick_bound(cb_ctx *c, const cb_trick_state *t, int alpha, int beta,
                                       int ahead)
 {
     int n = c->n, h = t->h, b = c->bidder;
     if (!ahead) c->nodes++;
-    if (t->i == n) return cb_bound_done(c, t, ahead);
+    if (t->i == n) return cb_bound_done(c, t, ahead, beta);
     if (ahead) c->nodes++;
     int seat = t->seat;
     int maximizing = seat == b;
@@ -1400,7 +1432,7 @@ TL_DISPATCH static int cb_trick_bound(cb_ctx *c, const cb_trick_state *t, int al
         if (!last) v = cb_trick_bound(c, &nt, alpha, beta, ahead);
         else { /* the trick complete: a node where cb_trick_bound counts one */
             if (!ahead) c->nodes++;
-            v = cb_bound_done(c, &nt, ahead);
+            v = cb_bound_done(c, &nt, ahead, beta);
         }
         c->hands[h][seat] |= bit;
         c->world[h] |= bit;
@@ -1533,6 +1565,26 @@ static int cb_look_ahead(cb_ctx *c, int leader, int h, int beta, int m)
     return la;
 }
 
+/* The look-ahead two tricks deep, from a boundary where `leader` leads a trick of kind
+ * h and cb_look_ahead falls short of beta: that trick played out for real (a zero-window
+ * search at beta, fail-soft), every boundary it reaches valued by its single-world
+ * bounds and, where they fall short, by its own look-ahead (cb_bound_done, ahead 2).
+ * Every leaf is a lower bound on the bidder's points from there, except a look-ahead
+ * that fell short, whose fail-soft result bounds the look-ahead from above; but that
+ * leaf is below its beta either way, and a minimax at least beta takes no such leaf (a
+ * node of the bidder's takes a child at least beta, one of the coalition's needs every
+ * child at least beta). So a result at least beta is a lower bound on his points. At 6
+ * players, where most of a slow proof's nodes went to searching boundaries three tricks
+ * in whose bounds fell short by one card's points, whose boundaries a trick later the
+ * bounds or their look-ahead mostly settle, it settles most of them without the search
+ * (tools/carabin_core_driver.py build --settle-stats). */
+static int cb_deep(cb_ctx *c, int leader, int h, int beta)
+{
+    cb_trick_state t0;
+    cb_trick_start(c, &t0, leader, h);
+    return cb_trick_bound(c, &t0, beta - 1, beta, 2);
+}
+
 /* Bidder's points from a trick boundary: `leader` leads a trick of kind h. look: its
  * table look-up if made already (cb_lookup), or NULL. */
 TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int beta,
@@ -1600,6 +1652,17 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
         if (la >= beta) {
             cb_store(c, bucket, key, cb_popc(all), la, hi, -1);
             return la;
+        }
+        /* three cards a hand to play in this world and two in the other: the look-ahead
+         * two tricks deep (cb_deep) */
+        if (c->deep && c->n >= CB_DEEP_PLAYERS && c->order == 0 &&
+            cb_popc(c->world[h]) == 3 * c->n && cb_popc(c->world[1 - h]) == 2 * c->n) {
+            int l2 = cb_deep(c, leader, h, beta);
+            if (c->stop.stopped) return 0;
+            if (l2 >= beta) {
+                cb_store(c, bucket, key, cb_popc(all), l2, hi, -1);
+                return l2;
+            }
         }
         /* two cards a hand of each kind: the rest on lanes (cheaper than the bounds
          * where they settle the boundary, which they mostly do) */

@@ -38,6 +38,7 @@ cdef extern from "_core.h" nogil:
     void cb_set_world(cb_ctx *c, int cards, uint64_t after)
     void cb_set_lanes(cb_ctx *c, int on)
     void cb_set_canon(cb_ctx *c, int on)
+    void cb_set_deep(cb_ctx *c, int on)
     size_t cb_tt_bytes(const cb_ctx *c)
     int cb_value(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder, int leader,
                  int h, int order, const int *trick, int k, int guess)
@@ -373,6 +374,15 @@ cdef class Core:
         if not isinstance(on, bool):
             raise ValueError(f"invalid on {on!r}: True or False")
         cb_set_canon(self.ctx, 1 if on else 0)
+
+    def set_deep_look_ahead(self, on=True):
+        """From 5 players, follow a look-ahead that falls short at a boundary of three
+        cards a hand to play and two of the other kind with one two tricks deep (True,
+        the default), or search such boundaries at once (False). Values never depend on
+        it; the tests compare the two."""
+        if not isinstance(on, bool):
+            raise ValueError(f"invalid on {on!r}: True or False")
+        cb_set_deep(self.ctx, 1 if on else 0)
 
     @property
     def last_bounds(self):

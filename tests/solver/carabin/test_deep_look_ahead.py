@@ -1,0 +1,95 @@
+"""The look-ahead two tricks deep of the Carabin core (cb_deep in _core.h) changes no answer.
+
+From 5 players, at a trick boundary with three cards a hand to play in the world of the
+next trick and two in the other, where the one-trick look-ahead falls short of the
+target, the core plays that trick out and values every boundary it reaches by its
+single-world bounds or, where they fall short, by that boundary's own look-ahead, before
+it searches. These tests compare the search with it and without it, with the
+single-world bounds (which it starts with) from the first node, on boundaries of that
+shape and on whole deals.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver import carabin
+from solver.carabin import Deal, Position
+from solver.carabin import engine as carabin_engine
+from tests.solver.carabin.test_world_bounds import check_same_answers
+
+
+@contextmanager
+def deep(on: bool, after: int | None = 0) -> Iterator[None]:
+    """The shared core with the deep look-ahead on or off, the single-world bounds from
+    node ``after`` (None: the core's default), its table cleared."""
+    core = carabin_engine.core()
+    core.set_deep_look_ahead(on)
+    core.set_world_bounds(3, after)
+    core.clear()
+    try:
+        yield
+    finally:
+        core.set_deep_look_ahead(True)
+        core.set_world_bounds()
+        core.clear()
+
+
+def three_tricks_in(rng: random.Random, players: int) -> Position:
+    """A random deal, tricks alternating, after three tricks of random play: three cards
+    a hand of the right-hand world to play next, two of the left."""
+    deal = Deal.random(players=players, rng=rng)
+    p = deal.position(bidder=rng.randrange(players), trump=rng.randrange(4))
+    for _ in range(3 * players):
+        p = p.play(rng.choice(p.legal_moves()))
+    assert p.hand == 1 and all(
+        (r.bit_count(), left.bit_count()) == (3, 2) for left, r in p.hands
+    ), str(p)
+    return p
+
+
+def test_boundaries_of_its_shape_get_the_same_answers_with_and_without_it():
+    """120 five- and six-player boundaries of its shape: the exact value, and the make
+    probe at every target."""
+    rng = random.Random(17)
+    for i in range(120):
+        p = three_tricks_in(rng, 5 + i % 2)
+        targets = range(p.points_left() + 2)
+        with deep(False):
+            without = carabin.value(p), [carabin.make(p, t) for t in targets]
+        with deep(True):
+            assert (carabin.value(p), [carabin.make(p, t) for t in targets]) == without, str(p)
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 4), st.integers(0, 3))
+def test_five_player_deals_get_the_same_answers_with_and_without_it(seed, bidder, trump):
+    start = Deal.random(seed=seed, players=5).position(bidder=bidder, trump=trump)
+    check_same_answers(start, lambda: deep(False), lambda: deep(True))
+
+
+def test_it_settles_boundaries_the_search_would_search():
+    """On 40 five- and six-player boundaries of its shape, the make probes one point on
+    either side of the value: the same answers in fewer nodes in all (node counts do
+    not depend on the machine)."""
+    rng = random.Random(5)
+    positions = [three_tricks_in(rng, 5 + i % 2) for i in range(40)]
+    with deep(True):
+        values = [carabin.value(p) for p in positions]
+    core = carabin_engine.core()
+    nodes, answers = {}, {}
+    for on in (False, True):
+        with deep(on):
+            before = core.nodes
+            answers[on] = [
+                (carabin.make(p, v), carabin.make(p, v + 1))
+                for p, v in zip(positions, values, strict=True)
+            ]
+            nodes[on] = core.nodes - before
+    assert answers[True] == answers[False] == [(True, False)] * len(positions)
+    assert nodes[True] < nodes[False], nodes
