@@ -1,7 +1,7 @@
 """The look-ahead two tricks deep of the Carabin core (cb_deep in _core.h) changes no answer.
 
 From 5 players, at a trick boundary with three cards a hand to play in the world of the
-next trick and two in the other, where the one-trick look-ahead falls short of the
+next trick and two in the other (at 6 players also three), where the one-trick look-ahead falls short of the
 target, the core plays that trick out and values every boundary it reaches by its
 single-world bounds or, where they fall short, by that boundary's own look-ahead, before
 it searches. These tests compare the search with it and without it, with the
@@ -40,15 +40,17 @@ def deep(on: bool, after: int | None = 0) -> Iterator[None]:
         core.clear()
 
 
-def three_tricks_in(rng: random.Random, players: int) -> Position:
-    """A random deal, tricks alternating, after three tricks of random play: three cards
-    a hand of the right-hand world to play next, two of the left."""
+def tricks_in(rng: random.Random, players: int, tricks: int = 3) -> Position:
+    """A random deal, tricks alternating, after ``tricks`` tricks of random play: three
+    tricks in, three cards a hand of the right-hand world to play next and two of the
+    left; two tricks in, three of each, the left to play."""
     deal = Deal.random(players=players, rng=rng)
     p = deal.position(bidder=rng.randrange(players), trump=rng.randrange(4))
-    for _ in range(3 * players):
+    for _ in range(tricks * players):
         p = p.play(rng.choice(p.legal_moves()))
-    assert p.hand == 1 and all(
-        (r.bit_count(), left.bit_count()) == (3, 2) for left, r in p.hands
+    left = 5 - tricks // 2 - (tricks + 1) // 2  # 2 or 3
+    assert p.hand == tricks % 2 and all(
+        (r.bit_count(), lh.bit_count()) == (3, left) for lh, r in p.hands
     ), str(p)
     return p
 
@@ -58,7 +60,20 @@ def test_boundaries_of_its_shape_get_the_same_answers_with_and_without_it():
     probe at every target."""
     rng = random.Random(17)
     for i in range(120):
-        p = three_tricks_in(rng, 5 + i % 2)
+        p = tricks_in(rng, 5 + i % 2)
+        targets = range(p.points_left() + 2)
+        with deep(False):
+            without = carabin.value(p), [carabin.make(p, t) for t in targets]
+        with deep(True):
+            assert (carabin.value(p), [carabin.make(p, t) for t in targets]) == without, str(p)
+
+
+def test_six_player_boundaries_of_three_cards_a_hand_get_the_same_answers():
+    """40 six-player boundaries two tricks in: the exact value, and the make probe at
+    every target."""
+    rng = random.Random(23)
+    for _ in range(40):
+        p = tricks_in(rng, 6, 2)
         targets = range(p.points_left() + 2)
         with deep(False):
             without = carabin.value(p), [carabin.make(p, t) for t in targets]
@@ -78,7 +93,7 @@ def test_it_settles_boundaries_the_search_would_search():
     either side of the value: the same answers in fewer nodes in all (node counts do
     not depend on the machine)."""
     rng = random.Random(5)
-    positions = [three_tricks_in(rng, 5 + i % 2) for i in range(40)]
+    positions = [tricks_in(rng, 5 + i % 2) for i in range(40)]
     with deep(True):
         values = [carabin.value(p) for p in positions]
     core = carabin_engine.core()
