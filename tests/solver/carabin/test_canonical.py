@@ -11,8 +11,7 @@ look-ups as without.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 
 import pytest
 from hypothesis import given, settings
@@ -24,24 +23,14 @@ from solver.carabin import engine as carabin_engine
 from solver.carabin._core import MAX_PLAYERS
 from solver.carabin.rules import card_points
 from solver.cards import rank_of, suit_of
-from tests.solver.carabin.test_world_bounds import check_same_answers
+from tests.solver.carabin.test_world_bounds import check_same_answers, switched
 
 
-@contextmanager
-def canonical(on: bool, after: int | None = 0) -> Iterator[None]:
+def canonical(on: bool, after: int | None = 0) -> AbstractContextManager:
     """The shared core with the canonical look-ups on or off, the single-world bounds
     (and so the look-ups, which start with them) from node ``after``, its table
     cleared."""
-    core = carabin_engine.core()
-    core.set_canonical(on)
-    core.set_world_bounds(3, after)
-    core.clear()
-    try:
-        yield
-    finally:
-        core.set_canonical(True)
-        core.set_world_bounds()
-        core.clear()
+    return switched("set_canonical", on, after)
 
 
 def _cards(mask: int) -> list[int]:

@@ -12,8 +12,7 @@ shape and on whole deals.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -21,23 +20,13 @@ from hypothesis import strategies as st
 from solver import carabin
 from solver.carabin import Deal, Position
 from solver.carabin import engine as carabin_engine
-from tests.solver.carabin.test_world_bounds import check_same_answers
+from tests.solver.carabin.test_world_bounds import check_same_answers, switched
 
 
-@contextmanager
-def deep(on: bool, after: int | None = 0) -> Iterator[None]:
+def deep(on: bool, after: int | None = 0) -> AbstractContextManager:
     """The shared core with the deep look-ahead on or off, the single-world bounds from
     node ``after`` (None: the core's default), its table cleared."""
-    core = carabin_engine.core()
-    core.set_deep_look_ahead(on)
-    core.set_world_bounds(3, after)
-    core.clear()
-    try:
-        yield
-    finally:
-        core.set_deep_look_ahead(True)
-        core.set_world_bounds()
-        core.clear()
+    return switched("set_deep_look_ahead", on, after)
 
 
 def tricks_in(rng: random.Random, players: int, tricks: int = 3) -> Position:

@@ -64,6 +64,23 @@ def test_full_deals_get_the_same_points_with_and_without_world_bounds(
     check_same_answers(start, lambda: world_bounds(0), lambda: world_bounds(cards))
 
 
+@contextmanager
+def switched(setting: str, on: bool, after: int | None = 0) -> Iterator[None]:
+    """The shared core with ``Core.<setting>`` (one that changes no answer) on or off,
+    the single-world bounds (with which the settings tested this way start) from node
+    ``after`` (None: the core's default), its table cleared."""
+    core = carabin_engine.core()
+    getattr(core, setting)(on)
+    core.set_world_bounds(3, after)
+    core.clear()
+    try:
+        yield
+    finally:
+        getattr(core, setting)(True)
+        core.set_world_bounds()
+        core.clear()
+
+
 def check_same_answers(
     start: carabin.Position,
     without: Callable[[], AbstractContextManager],
