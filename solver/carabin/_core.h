@@ -188,15 +188,16 @@ static const uint64_t cb_world_after[CB_MAXP + 1] = {0, 0, 0, 30000, 20000, 1000
  * swapped), the slowest 21.8 M -> 15.9 M nodes; at 6, the last row of the deal table
  * of seed 4 498.7 M -> 267.8 M nodes. */
 #define CB_DEEP_PLAYERS 5
-/* ... and at boundaries of three cards a hand in both worlds from this many players on.
- * At 6 (the core alone, 50 deals each): seed 3003 555 M -> 357 M nodes (its slowest
- * deal 196 M -> 96 M, 14.7 s -> 7.7 s), seeds 2026 and 3001 -0.8 % and -2 %, the deal
- * table of seed 3 +1.5 %; at 5, seed 2026's 100 deals -6 % nodes but CPU +8 % and +24 %
- * (two runs, the cores swapped). With the coupled bound at its leaves too, 6 players,
- * 50 deals: seed 2026 771.6 M -> 475.4 M nodes (slowest 213.6 M -> 111.0 M), seed 3001
+/* It is taken at boundaries of three cards a hand in both worlds too. Without the
+ * coupled bound at its leaves: at 6 (the core alone, 50 deals each) seed 3003 555 M ->
+ * 357 M nodes (its slowest deal 196 M -> 96 M, 14.7 s -> 7.7 s), seeds 2026 and 3001
+ * -0.8 % and -2 %, the deal table of seed 3 +1.5 %; at 5, seed 2026's 100 deals -6 %
+ * nodes but CPU +8 % and +24 % (two runs, the cores swapped). With it, 6 players, 50
+ * deals: seed 2026 771.6 M -> 475.4 M nodes (slowest 213.6 M -> 111.0 M), seed 3001
  * 142.2 M -> 100.3 M (79.5 M -> 36.9 M), seed 3003 356.9 M -> 286.4 M; the last row of
- * the table of seed 3 305.9 M -> 239.2 M. */
-#define CB_DEEP3_PLAYERS 6
+ * the table of seed 3 305.9 M -> 239.2 M; 5 players, 100 deals, seed 2026 63.8 M ->
+ * 54.9 M (CPU -19 %, -20 %: two runs on one core), fresh seed 3003 45.1 M -> 35.0 M
+ * (CPU -15 %). */
 
 typedef struct {
     cb_entry *tt;
@@ -1671,12 +1672,11 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
             cb_store(c, bucket, key, cb_popc(all), la, hi, -1);
             return la;
         }
-        /* three cards a hand to play in this world and two in the other (at 6 players
-         * also three): the look-ahead two tricks deep (cb_deep) */
+        /* three cards a hand to play in this world and two or three in the other: the
+         * look-ahead two tricks deep (cb_deep) */
         int ky = cb_popc(c->world[1 - h]);
         if (c->deep && c->n >= CB_DEEP_PLAYERS && c->order == 0 &&
-            cb_popc(c->world[h]) == 3 * c->n &&
-            (ky == 2 * c->n || (ky == 3 * c->n && c->n >= CB_DEEP3_PLAYERS))) {
+            cb_popc(c->world[h]) == 3 * c->n && (ky == 2 * c->n || ky == 3 * c->n)) {
             int l2 = cb_deep(c, leader, h, beta);
             if (c->stop.stopped) return 0;
             if (l2 >= beta) {
