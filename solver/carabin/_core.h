@@ -48,8 +48,9 @@
  *    every boundary it reaches (cb_look_ahead), which often does; that look-ahead
  *    depends on the other world only through its values by leader, so its bounds are
  *    tabled under those and shared by boundaries whose other worlds differ; from 5
- *    players, where three cards a hand of the world to play are left and two of the
- *    other, a look-ahead two tricks deep follows where that one falls short (cb_deep);
+ *    players, where three cards a hand of the world to play are left and two or three
+ *    of the other, a look-ahead two tricks deep follows where that one falls short
+ *    (cb_deep);
  *  - an upper bound from the same games with the bidder choosing every later leader
  *    (cb_world_upper), from 5 players on, and with fewer where no hand holds more than
  *    two cards of either kind;
