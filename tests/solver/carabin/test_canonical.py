@@ -23,7 +23,7 @@ from solver.carabin import engine as carabin_engine
 from solver.carabin._core import MAX_PLAYERS
 from solver.carabin.rules import card_points
 from solver.cards import rank_of, suit_of
-from tests.solver.carabin.test_world_bounds import check_same_answers, switched
+from tests.solver.carabin.test_world_bounds import check_same_answers, check_same_probes, switched
 
 
 def canonical(on: bool, after: int | None = 0) -> AbstractContextManager:
@@ -164,11 +164,7 @@ def test_boundaries_get_the_same_answers_with_and_without_canonical_look_ups(see
     """Boundaries one to three tricks in, 3 to 6 players, either trick order: the exact
     value and the make probe at every target, the look-ups from the first node."""
     p, _dealt = _boundary(random.Random(seed), players, tricks)
-    targets = range(p.points_left() + 2)
-    with canonical(False):
-        without = carabin.value(p), [carabin.make(p, t) for t in targets]
-    with canonical(True):
-        assert (carabin.value(p), [carabin.make(p, t) for t in targets]) == without, str(p)
+    check_same_probes(p, lambda: canonical(False), lambda: canonical(True))
 
 
 def test_the_look_ups_cut_searches_and_change_no_value():

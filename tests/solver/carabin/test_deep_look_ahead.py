@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from solver import carabin
 from solver.carabin import Deal, Position
 from solver.carabin import engine as carabin_engine
-from tests.solver.carabin.test_world_bounds import check_same_answers, switched
+from tests.solver.carabin.test_world_bounds import check_same_answers, check_same_probes, switched
 
 
 def deep(on: bool, after: int | None = 0) -> AbstractContextManager:
@@ -37,7 +37,7 @@ def tricks_in(rng: random.Random, players: int, tricks: int = 3) -> Position:
     p = deal.position(bidder=rng.randrange(players), trump=rng.randrange(4))
     for _ in range(tricks * players):
         p = p.play(rng.choice(p.legal_moves()))
-    left = 5 - tricks // 2 - (tricks + 1) // 2  # 2 or 3
+    left = 4 - (tricks + 1) // 2  # the left hand plays the first trick
     assert p.hand == tricks % 2 and all(
         (r.bit_count(), lh.bit_count()) == (3, left) for lh, r in p.hands
     ), str(p)
@@ -49,12 +49,7 @@ def test_boundaries_of_its_shape_get_the_same_answers_with_and_without_it():
     probe at every target."""
     rng = random.Random(17)
     for i in range(120):
-        p = tricks_in(rng, 5 + i % 2)
-        targets = range(p.points_left() + 2)
-        with deep(False):
-            without = carabin.value(p), [carabin.make(p, t) for t in targets]
-        with deep(True):
-            assert (carabin.value(p), [carabin.make(p, t) for t in targets]) == without, str(p)
+        check_same_probes(tricks_in(rng, 5 + i % 2), lambda: deep(False), lambda: deep(True))
 
 
 def test_boundaries_of_three_cards_a_hand_get_the_same_answers():
@@ -62,12 +57,7 @@ def test_boundaries_of_three_cards_a_hand_get_the_same_answers():
     probe at every target."""
     rng = random.Random(23)
     for i in range(60):
-        p = tricks_in(rng, 5 + i % 2, 2)
-        targets = range(p.points_left() + 2)
-        with deep(False):
-            without = carabin.value(p), [carabin.make(p, t) for t in targets]
-        with deep(True):
-            assert (carabin.value(p), [carabin.make(p, t) for t in targets]) == without, str(p)
+        check_same_probes(tricks_in(rng, 5 + i % 2, 2), lambda: deep(False), lambda: deep(True))
 
 
 @settings(max_examples=8, deadline=None)

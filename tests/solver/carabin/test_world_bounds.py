@@ -98,6 +98,20 @@ def check_same_answers(
         assert carabin.make(start, plain) and carabin.make(start, plain + 1) == plain_make
 
 
+def check_same_probes(
+    p: carabin.Position,
+    without: Callable[[], AbstractContextManager],
+    with_: Callable[[], AbstractContextManager],
+) -> None:
+    """The exact value, and the make probe at every target, the same in the setting
+    ``with_`` as in ``without``."""
+    targets = range(p.points_left() + 2)
+    with without():
+        expected = carabin.value(p), [carabin.make(p, t) for t in targets]
+    with with_():
+        assert (carabin.value(p), [carabin.make(p, t) for t in targets]) == expected, str(p)
+
+
 @settings(max_examples=25, deadline=None)
 @given(
     st.integers(0, 10**6),
