@@ -255,6 +255,8 @@ typedef struct {
     cb_lworld *lw; /* worlds of two cards a hand as lanes (cb_lane_world) */
     int canon; /* boundaries also looked up by their canonical cards (cb_canon) */
     int deep;  /* the look-ahead two tricks deep where one falls short (cb_deep) */
+    int deep_vn[CB_MAXP]; /* in cb_deep: the other kind's single-world values by leader,
+                           * -1 until asked (its cards do not change in that trick) */
 } cb_ctx;
 
 #define cb_ctz tl_ctz64
@@ -1390,7 +1392,12 @@ static inline __attribute__((always_inline)) int cb_bound_done(cb_ctx *c, const 
     }
     int nh = cb_next_hand(c, h);
     int m = cb_world_value(c, 1 - nh, CB_ANY);
-    int v = gain + cb_world_value(c, nh, t->wseat) + m;
+    int vn;
+    if (ahead == 2) { /* nh is the kind not played in cb_deep's trick: see there */
+        vn = c->deep_vn[t->wseat];
+        if (vn < 0) vn = c->deep_vn[t->wseat] = cb_world_value(c, nh, t->wseat);
+    } else vn = cb_world_value(c, nh, t->wseat);
+    int v = gain + vn + m;
     if (ahead == 2 && v < beta && c->n >= CB_COUPLED_PLAYERS && !c->stop.stopped) {
         /* the coupled bound, as the search takes it there (-1: none) */
         int wc = cb_coupled_bound(c, t->wseat, nh);
@@ -1433,8 +1440,15 @@ TL_DISPATCH static int cb_trick_bound(cb_ctx *c, const cb_trick_state *t, int al
         }
         if (!moves) return CB_NODUCK;
     }
-    int order[4];
-    int k = cb_order(c, t, seat, moves, -1, &q, 0, order);
+    /* The look-aheads' searches are mostly proofs that the bidder reaches beta, in
+     * which a node of the coalition's tries every card: there the cards are taken as
+     * they come (callgrind, against cb_order: 6 players, seed 3001 #24, 6.31 G ->
+     * 5.94 G instructions, nodes 12.94 M -> 13.01 M; 5 players, 30 deals of seed 2026,
+     * 5.06 G -> 4.90 G without the table clears) */
+    int order[4], k = 0;
+    if (ahead && !maximizing)
+        for (uint64_t m = moves; m; m &= m - 1) order[k++] = cb_ctz(m);
+    else k = cb_order(c, t, seat, moves, -1, &q, 0, order);
     int best = maximizing ? -CB_INF : CB_INF;
     cb_trick_state nt;
     cb_trick_next(c, t, &nt);
@@ -1600,6 +1614,11 @@ static int cb_look_ahead(cb_ctx *c, int leader, int h, int beta, int m)
  * (tools/carabin_core_driver.py build --settle-stats). */
 static int cb_deep(cb_ctx *c, int leader, int h, int beta)
 {
+    /* its leaves are boundaries of the other kind (it still holds cards: ky >= 2n), whose
+     * cards this trick leaves alone: their single-world values by leader are asked once
+     * (cb_bound_done; callgrind, 6 players, seed 3001 #24, 5.94 G -> 5.62 G instructions;
+     * 5 players, 30 deals of seed 2026, 4.90 G -> 4.77 G) */
+    for (int s = 0; s < CB_MAXP; s++) c->deep_vn[s] = -1;
     cb_trick_state t0;
     cb_trick_start(c, &t0, leader, h);
     return cb_trick_bound(c, &t0, beta - 1, beta, 2);
