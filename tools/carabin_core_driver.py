@@ -13,6 +13,8 @@ driver (``carabin_core_driver.c``) that solves them, for callgrind and node coun
     build/carabin_core_order exact < p4.txt             # move order: which card cut
     python tools/carabin_core_driver.py build --settle-stats # -> build/carabin_core_settle
     build/carabin_core_settle exact < t6.txt            # how boundaries were settled
+    python tools/carabin_core_driver.py build --deep-stats   # -> build/carabin_core_deep
+    build/carabin_core_deep exact < t6.txt              # where the deep look-ahead's nodes go
 
 ``--stats`` builds the core patched with ``tools/carabin_core_stats.patch`` (counters:
 boundaries by how they were settled, nodes inside tricks, cuts by the card that made
@@ -29,6 +31,11 @@ by tricks played, how the trick boundaries the search entered were settled (sure
 points, the table, each single-world bound, the look-ahead one and two tricks deep, the
 last four tricks on lanes, or searched), and for those searched the outcome and how far
 the lower bound fell short; it applies to the core of the commit that changed it last.
+``--deep-stats`` builds the core patched with ``tools/carabin_core_deep.patch``: the
+nodes of the bounds' own searches (single-world games, one-trick and deep look-aheads),
+the deep look-aheads by tricks played and outcome with their nodes, how their leaves
+were valued, and for each side, in the deep look-ahead and in the search, its nodes and
+which card (first, second, ...) cut; it applies to the core of the commit that added it.
 
 The deals are those of ``tools/carabin_nodes.py bench`` (and ``tricklab bench
 carabin``): the same generator, random bidder, the turn-up suit trump, seat 0 leads.
@@ -82,7 +89,7 @@ def dump(players: int, seed: int, deals: int, table: bool) -> None:
 
 
 def build(out: Path, stats: str | None, march: str) -> None:
-    """Compile the driver; ``stats``: "stats", "order" or "settle", the core patched with
+    """Compile the driver; ``stats``: "stats", "order", "settle" or "deep", the core patched with
     ``tools/carabin_core_<stats>.patch``."""
     out.parent.mkdir(parents=True, exist_ok=True)
     core = ROOT / "solver" / "carabin"
@@ -119,6 +126,11 @@ def main() -> None:
     parser.add_argument(
         "--order-stats", action="store_true", help="build: the core counting which card cut"
     )
+    parser.add_argument(
+        "--deep-stats",
+        action="store_true",
+        help="build: the core counting where the deep look-ahead's nodes go",
+    )
     parser.add_argument("--march", default="native", help="build: gcc -march (default native)")
     args = parser.parse_args()
     if args.verb == "dump":
@@ -131,6 +143,8 @@ def main() -> None:
             if args.order_stats
             else "settle"
             if args.settle_stats
+            else "deep"
+            if args.deep_stats
             else None
         )
         name = f"carabin_core_{stats}" if stats else "carabin_core_driver"
