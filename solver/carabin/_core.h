@@ -163,6 +163,17 @@ typedef struct {
  * 5 players 400 k -> 100 k (20 deals of seed 2026: -8.6 %). */
 static const uint64_t cb_world_after[CB_MAXP + 1] = {0, 0, 0, 30000, 20000, 100000, 400000};
 #define CB_WORLD_AFTER_BY_PLAYERS UINT64_MAX
+/* Boundaries of two cards a hand of both kinds (the last four tricks) get the bounds
+ * from this many nodes on, by player count (UINT64_MAX: from cb_world_after, as the
+ * others): there the single-world games are solved on lanes and the last four tricks
+ * too (cb_last4), both cheap, and a search of a few thousand nodes is mostly spent
+ * reaching them. At 4 players from the first node: callgrind, inside the searches, 200
+ * deals of seed 3001 one by one, median 9.56 M -> 4.16 M instructions, total 4.20 G ->
+ * 4.10 G, largest 258.6 M -> 258.4 M (nodes median 25,834 -> 8,097); at 3, 100 deals of
+ * seed 1, 437 M -> 292 M. At 5 it changes nothing (30 deals of seed 2026, median 1.77 M ->
+ * 1.73 M, total 4.761 G -> 4.756 G), and 6 was not measured: left as they were. */
+static const uint64_t cb_world2_after[CB_MAXP + 1] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, 0, 0,
+                                                      UINT64_MAX, UINT64_MAX};
 /* The coupled single-world bound (cb_coupled_bound) is used from this many players on.
  * At 3 it settles too few boundaries to pay for its games (core alone, table cleared
  * per search: seed 1, 200 deals, nodes +0.4 %). At 4 it did not pay either while games
@@ -250,6 +261,8 @@ typedef struct {
      * generation. */
     int wmax;
     uint64_t wafter, wstart;
+    uint64_t wstart2; /* boundaries of two cards a hand of both kinds get them from here
+                       * (cb_world2_after) */
     int wvar; /* the variant of the single-world games being searched (CB_PLAIN ...) */
     int lanes; /* games of two cards a hand solved on lanes (cb_world2, cb_last4) */
     cb_lworld *lw; /* worlds of two cards a hand as lanes (cb_lane_world) */
@@ -1661,8 +1674,8 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
     }
     if (lo >= beta) return lo;
     if (hi <= alpha) return hi;
-    if (c->nodes >= c->wstart && cb_popc(c->world[h]) <= c->wmax * c->n &&
-        cb_popc(c->world[1 - h]) <= c->wmax * c->n) {
+    int wm = c->nodes >= c->wstart ? c->wmax : c->nodes >= c->wstart2 ? (c->wmax < 2 ? c->wmax : 2) : 0;
+    if (wm && cb_popc(c->world[h]) <= wm * c->n && cb_popc(c->world[1 - h]) <= wm * c->n) {
         int m = cb_world_value(c, 1 - h, CB_ANY);
         int wl = cb_world_value(c, h, leader) + m;
         if (c->stop.stopped) return 0;
@@ -1936,6 +1949,9 @@ static void cb_load(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidd
         cb_set_ref(c, n, hands);
     }
     c->wstart = c->nodes + (c->wafter == CB_WORLD_AFTER_BY_PLAYERS ? cb_world_after[n] : c->wafter);
+    c->wstart2 = c->wafter != CB_WORLD_AFTER_BY_PLAYERS || cb_world2_after[n] == UINT64_MAX
+                     ? UINT64_MAX
+                     : c->nodes + cb_world2_after[n];
     c->n = n;
     c->sure_world[0] = c->sure_world[1] = ~0ull; /* no cards of a kind are all 64 bits */
     c->trump = trump;

@@ -349,8 +349,10 @@ cdef class Core:
         """Use the single-world bounds (see _core.h) at trick boundaries where no hand
         holds more than ``cards`` cards of either kind (0: never), once a search has
         visited ``after`` nodes (None: a number by player count, about what the
-        single-world games cost). Values never depend on it, only the cost; the tests
-        turn them on from the first node to check them on small positions."""
+        single-world games cost; and at 3 and 4 players at the boundaries of two cards a
+        hand of both kinds from the first node: ``cb_world2_after``; a number given
+        here applies to every boundary). Values never depend on it, only the cost; the
+        tests turn them on from the first node to check them on small positions."""
         cdef int k = _cint(cards, "cards", 0, CB_MAX_HAND, f"0 to {CB_MAX_HAND}")
         cdef uint64_t a = CB_WORLD_AFTER_BY_PLAYERS
         if after is not None:
