@@ -1674,7 +1674,12 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
     }
     if (lo >= beta) return lo;
     if (hi <= alpha) return hi;
-    int wm = c->nodes >= c->wstart ? c->wmax : c->nodes >= c->wstart2 ? (c->wmax < 2 ? c->wmax : 2) : 0;
+    /* the most cards a hand of either kind the bounds are taken at here: from wstart
+     * (cb_world_after) every boundary up to wmax, before it from wstart2
+     * (cb_world2_after) those of two */
+    int wm = 0;
+    if (c->nodes >= c->wstart) wm = c->wmax;
+    else if (c->nodes >= c->wstart2) wm = c->wmax < 2 ? c->wmax : 2;
     if (wm && cb_popc(c->world[h]) <= wm * c->n && cb_popc(c->world[1 - h]) <= wm * c->n) {
         int m = cb_world_value(c, 1 - h, CB_ANY);
         int wl = cb_world_value(c, h, leader) + m;
