@@ -8,8 +8,9 @@
  * that a loaded machine does not change which searches finish). The table has 32 MB, or
  * CB_TT_MB from the environment; CB_WORLD=cards,after sets the single-world bounds
  * (cb_set_world); CB_CANON=0 turns the canonical look-ups off (cb_set_canon),
- * CB_DEEP=0 the look-ahead two tricks deep (cb_set_deep). Built with --stats (CB_STATS, the core patched with
- * carabin_core_stats.patch) it prints where the nodes went, and each probe's nodes
+ * CB_DEEP=0 the look-ahead two tricks deep (cb_set_deep), CB_RACE=0 the race of the
+ * coalition's cards in the first trick (cb_set_race). Built with --stats (CB_STATS, the
+ * core patched with carabin_core_stats.patch) it prints where the nodes went, and each probe's nodes
  * on stderr when CB_PROBES is set. */
 #include <stdio.h>
 #include <time.h>
@@ -73,6 +74,7 @@ int main(int argc, char **argv)
     }
     if (getenv("CB_CANON")) cb_set_canon(c, atoi(getenv("CB_CANON")));
     if (getenv("CB_DEEP")) cb_set_deep(c, atoi(getenv("CB_DEEP")));
+    if (getenv("CB_RACE")) cb_set_race(c, atoi(getenv("CB_RACE")));
     static uint64_t en[10000], mn[10000];
     static double et[10000], mt[10000];
     int ne = 0, nm = 0, eover = 0, mover = 0;

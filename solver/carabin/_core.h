@@ -200,6 +200,8 @@ static const uint64_t cb_world2_after[CB_MAXP + 1] = {UINT64_MAX, UINT64_MAX, UI
  * swapped), the slowest 21.8 M -> 15.9 M nodes; at 6, the last row of the deal table
  * of seed 4 498.7 M -> 267.8 M nodes. */
 #define CB_DEEP_PLAYERS 5
+/* The first card's node budget in a race of the coalition's cards (cb_trick_race). */
+#define CB_RACE_BUDGET 100000
 /* It is taken at boundaries of three cards a hand in both worlds too. Without the
  * coupled bound at its leaves: at 6 (the core alone, 50 deals each) seed 3003 555 M ->
  * 357 M nodes (its slowest deal 196 M -> 96 M, 14.7 s -> 7.7 s), seeds 2026 and 3001
@@ -268,6 +270,9 @@ typedef struct {
     cb_lworld *lw; /* worlds of two cards a hand as lanes (cb_lane_world) */
     int canon; /* boundaries also looked up by their canonical cards (cb_canon) */
     int deep;  /* the look-ahead two tricks deep where one falls short (cb_deep) */
+    uint64_t race; /* the first budget of the races of the coalition's cards in the
+                    * search's first trick (cb_trick_race); 0: no races */
+    int race_above; /* ... at nodes of more cards than this (held, and in the trick) */
     int deep_vn[CB_MAXP]; /* in cb_deep: the other kind's single-world values by leader,
                            * -1 until asked (its cards do not change in that trick) */
 } cb_ctx;
@@ -337,6 +342,7 @@ static cb_ctx *cb_new(size_t megabytes)
     c->lanes = 1;
     c->canon = 1;
     c->deep = 1;
+    c->race = CB_RACE_BUDGET;
     c->gen = 1;
     c->budget = UINT64_MAX;
     return c;
@@ -449,6 +455,15 @@ static void cb_set_canon(cb_ctx *c, int on)
 static void cb_set_deep(cb_ctx *c, int on)
 {
     c->deep = on;
+    cb_next_gen(c);
+}
+
+/* Race the coalition's cards of the search's first trick from a first budget of
+ * `budget` nodes (CB_RACE_BUDGET: the default; see cb_trick_race), or take them in order
+ * (0): the values are the same, for the tests to check. */
+static void cb_set_race(cb_ctx *c, uint64_t budget)
+{
+    c->race = budget;
     cb_next_gen(c);
 }
 
@@ -868,6 +883,82 @@ static inline __attribute__((always_inline)) int cb_trick_done(cb_ctx *c, const 
     return gain + cb_boundary(c, t->wseat, nh, alpha - gain, beta - gain, look);
 }
 
+TL_DISPATCH static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, int beta);
+
+/* Bidder's points once the mover of node t has played x (nt: the node after it, from
+ * cb_trick_next); look: if x completes the trick, the table look-up of the boundary it
+ * leads to (or NULL: none made). */
+static inline __attribute__((always_inline)) int cb_trick_child(cb_ctx *c, const cb_trick_state *t,
+                                                                cb_trick_state *nt, int x,
+                                                                int alpha, int beta,
+                                                                const cb_lookup *look)
+{
+    int h = t->h, seat = t->seat;
+    uint64_t bit = 1ull << x;
+    cb_trick_add(c, t, nt, seat, x);
+    c->hands[h][seat] &= ~bit;
+    c->world[h] &= ~bit;
+    int v;
+    if (nt->i < c->n) v = cb_trick(c, nt, alpha, beta);
+    else { /* the trick complete: a node, as cb_trick counts it */
+        c->nodes++;
+        v = cb_trick_done(c, nt, alpha, beta, look);
+    }
+    c->hands[h][seat] |= bit;
+    c->world[h] |= bit;
+    return v;
+}
+
+/* The race of a coalition seat's cards at node t of the search's first trick (k cards in
+ * `order`, the move order's), fail-soft as cb_trick.
+ * A seat of the coalition whose first card does not refute the bidder there costs the
+ * proof that he reaches the target after it: every card of every later seat, for the
+ * rest of the deal. On the slowest 6-player search of seed 2026 (#19, value 2) the proof
+ * of "less than 3" took 99.3 M nodes, 72 M of them in the first card of the seat after
+ * the bidder's lead and 26 M in two cards of a later seat, where the card that refuted
+ * him took about 1 M; the move order cannot know this. So each card is searched
+ * under a node budget, the first card's 100,000 and each later one a quarter of the one
+ * before it; a card whose budget runs out is left for the next round, with four times
+ * as much, and the first card that refutes him ends the race. A search stopped by its
+ * budget stores nothing, so what a card's searches left in the table is all theirs to
+ * keep; a card tried again takes it up. Races nest (a later seat races within its
+ * card's budget), each inside the budgets above it. Its cost is at most about a third
+ * more than the order's where the first card refutes; equal budgets (no quarter)
+ * saved more on some deals and cost up to 4 times more on others (6-player seed 3003,
+ * #11: 19.5 M -> 72.6 M nodes). Measured on the driver (tools/carabin_core_driver.c),
+ * table cleared per search: the 29 6-player searches over 3 M nodes of seeds 2026 and
+ * 3003 (50 deals each), nodes 752.8 M -> 651.9 M, the largest 112.9 M -> 53.5 M (its
+ * other slow one, 3003 #40, proves the bidder's lead and is left as it was: racing his
+ * leads too cost more); 5 players, 200 deals of seeds 2026 and 2030: exact 112.9 M ->
+ * 110.6 M and 88.9 M -> 87.4 M nodes, make/fail probes 0.62 M -> 0.36 M and 3.76 M ->
+ * 1.72 M (the slowest, 2030 #1, 2.61 M -> 0.55 M); 4 players, seed 3001, +0.3%. */
+static int cb_trick_race(cb_ctx *c, const cb_trick_state *t, cb_trick_state *nt, const int *order,
+                         int k, int alpha, int beta)
+{
+    uint64_t above = c->budget, budget = c->race;
+    int done = 0, best = CB_INF;
+    for (;;) {
+        for (int j = 0; j < k; j++) {
+            if ((done >> j) & 1) continue;
+            uint64_t mine = c->nodes + (budget >> (2 * j));
+            c->budget = mine < above ? mine : above;
+            int v = cb_trick_child(c, t, nt, order[j], alpha, beta, NULL);
+            c->budget = above;
+            if (c->stop.stopped) {
+                if (mine >= above || c->nodes < mine) return 0; /* stopped from above */
+                c->stop.stopped = 0; /* its own budget ran out: its turn again later */
+                continue;
+            }
+            done |= 1 << j;
+            if (v < best) best = v;
+            if (best < beta) beta = best;
+            if (alpha >= beta) return best;
+        }
+        if (done == (1 << k) - 1) return best;
+        if (budget < (1ull << 56)) budget *= 4;
+    }
+}
+
 /* Bidder's points from a node inside a trick (its cards so far included). */
 TL_DISPATCH static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, int beta)
 {
@@ -928,21 +1019,11 @@ TL_DISPATCH static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, i
     int best = maximizing ? -CB_INF : CB_INF;
     cb_trick_state nt;
     cb_trick_next(c, t, &nt);
-    int last = nt.i == n; /* the children complete the trick */
+    if (c->race && !maximizing && k >= 2 && cb_popc(c->world[0] | c->world[1]) + t->i > c->race_above)
+        return cb_trick_race(c, t, &nt, order, k, alpha, beta);
     for (int j = 0; j < k; j++) {
         int x = order[j];
-        uint64_t bit = 1ull << x;
-        cb_trick_add(c, t, &nt, seat, x);
-        c->hands[h][seat] &= ~bit;
-        c->world[h] &= ~bit;
-        int v;
-        if (!last) v = cb_trick(c, &nt, alpha, beta);
-        else { /* the trick complete: a node, as cb_trick counts it */
-            c->nodes++;
-            v = cb_trick_done(c, &nt, alpha, beta, &looks[cb_popc(moves & (bit - 1))]);
-        }
-        c->hands[h][seat] |= bit;
-        c->world[h] |= bit;
+        int v = cb_trick_child(c, t, &nt, x, alpha, beta, &looks[cb_popc(moves & ((1ull << x) - 1))]);
         if (c->stop.stopped) return 0;
         if (maximizing) {
             if (v > best) best = v;
@@ -1975,6 +2056,7 @@ static void cb_load(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidd
             c->world[kind] |= m;
         }
     }
+    c->race_above = cb_popc(c->world[0] | c->world[1]) + k - n;
     cb_trick_state *t = &node->t;
     t->leader = leader;
     t->h = h;

@@ -39,6 +39,8 @@ cdef extern from "_core.h" nogil:
     void cb_set_lanes(cb_ctx *c, int on)
     void cb_set_canon(cb_ctx *c, int on)
     void cb_set_deep(cb_ctx *c, int on)
+    void cb_set_race(cb_ctx *c, uint64_t budget)
+    uint64_t CB_RACE_BUDGET
     size_t cb_tt_bytes(const cb_ctx *c)
     int cb_value(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder, int leader,
                  int h, int order, const int *trick, int k, int guess)
@@ -385,6 +387,19 @@ cdef class Core:
         if not isinstance(on, bool):
             raise ValueError(f"invalid on {on!r}: True or False")
         cb_set_deep(self.ctx, 1 if on else 0)
+
+    def set_race(self, on=True, budget=None):
+        """Race the cards of a seat of the coalition in the search's first trick under
+        growing node budgets, the first card to refute the bidder ending the race (True,
+        the default; cb_trick_race in _core.h), or search them in the move order (False).
+        ``budget``: the first card's budget in nodes (None: the core's, 100,000); small
+        ones make every search race, for the tests. Values never depend on it."""
+        if not isinstance(on, bool):
+            raise ValueError(f"invalid on {on!r}: True or False")
+        cdef uint64_t b = CB_RACE_BUDGET
+        if budget is not None:
+            b = _cint(budget, "budget", 1, 2**40, "a positive int")
+        cb_set_race(self.ctx, b if on else 0)
 
     @property
     def last_bounds(self):

@@ -452,7 +452,7 @@ def test_bad_batches_are_refused_before_any_solve(change: dict, error: type, mat
 
 def test_stop_from_another_thread_ends_a_batch() -> None:
     d = Deal.random(seed=0, players=6)
-    hard = d.position(bidder=0, trump=0)  # seconds to solve exactly
+    hard = d.position(bidder=5, trump=1)  # seconds to solve exactly
     core = carabin.core()
     core.clear()
     args = cb_batch(3)
@@ -460,7 +460,7 @@ def test_stop_from_another_thread_ends_a_batch() -> None:
         n=array.array("b", [6] * 3),
         hands=array.array("Q", _args(hard)[1] * 3),
         trump=array.array("b", [hard.trump] * 3),
-        bidder=array.array("b", [0] * 3),
+        bidder=array.array("b", [5] * 3),
     )
     timer = threading.Timer(0.3, core.stop)
     t0 = time.perf_counter()

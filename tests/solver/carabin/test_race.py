@@ -1,0 +1,123 @@
+"""The race of the coalition's cards in the Carabin core's first trick changes no answer.
+
+In the first trick of a search, a seat of the coalition with two cards or more searches
+them under node budgets that grow round by round (cb_trick_race in _core.h), and the
+first card that refutes the bidder ends the race. Searches race only once a card has
+cost 100,000 nodes, so these tests also set tiny first budgets, under which every
+search of a first trick races, stops and takes up its cards again many times.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver import carabin
+from solver.carabin import Deal, Position
+from solver.carabin import engine as carabin_engine
+from solver.carabin._core import MAX_PLAYERS
+from solver.cards import suit_of
+from tests.solver.carabin.test_engine import check_against_reference, positions
+from tests.solver.carabin.test_world_bounds import check_same_answers, check_same_probes
+
+
+@contextmanager
+def race(on: bool, budget: int | None = None) -> Iterator[None]:
+    """The shared core with the race on (first budget ``budget``, None: the core's) or
+    off, its table cleared."""
+    core = carabin_engine.core()
+    core.set_race(on, budget)
+    core.clear()
+    try:
+        yield
+    finally:
+        core.set_race(True)
+        core.clear()
+
+
+@settings(max_examples=120, deadline=None)
+@given(players=st.integers(3, MAX_PLAYERS), budget=st.sampled_from([1, 3, 40]), data=st.data())
+def test_racing_from_tiny_budgets_the_engine_matches_the_reference(players, budget, data):
+    """Points, make probes, all tricks and every card's value, against the reference."""
+    p = data.draw(positions(players))
+    with race(True, budget):
+        check_against_reference(p)
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    st.integers(0, 10**6),
+    st.integers(4, MAX_PLAYERS),
+    st.integers(0, 5),
+    st.integers(0, 3),
+    st.sampled_from([1, 50, 2000]),
+)
+def test_full_deals_get_the_same_answers_with_and_without_it(seed, players, bidder, trump, budget):
+    start = Deal.random(seed=seed, players=players).position(
+        bidder=bidder % players, trump=trump, trick_order="alternate"
+    )
+    check_same_answers(start, lambda: race(False), lambda: race(True, budget))
+
+
+def test_first_tricks_under_way_get_the_same_probes():
+    """40 deals of 4 to 6 players with one to four cards of the first trick played: the
+    race is of the trick under way. The exact value and the make probe at every target."""
+    rng = random.Random(31)
+    for i in range(40):
+        players = 4 + i % 3
+        deal = Deal.random(players=players, rng=rng)
+        p = deal.position(bidder=rng.randrange(players), trump=rng.randrange(4))
+        for _ in range(1 + i % 4):
+            p = p.play(rng.choice(p.legal_moves()))
+        check_same_probes(p, lambda: race(False), lambda: race(True, 1 + i % 5))
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    st.integers(0, 10**6),
+    st.integers(4, 5),
+    st.integers(0, 4),
+    st.sampled_from([1e-4, 1e-3, 1e-2]),
+)
+def test_bounds_under_a_time_limit_contain_the_exact_value(seed, players, bidder, limit):
+    """A time limit that stops a search inside a race stops it (the race keeps only its
+    own budgets' stops): the bounds proved by then hold, and nothing false is left in
+    the table."""
+    start = Deal.random(seed=seed, players=players).position(bidder=bidder % players, trump=seed % 4)
+    with race(True, 5):
+        lo, hi = carabin_engine.bounds(start, time_limit=limit)
+        exact = carabin.value(start)
+    with race(False):
+        assert carabin.value(start) == exact
+    assert lo <= exact <= hi, (lo, hi, exact)
+
+
+def _bench_start(players: int, seed: int, index: int) -> Position:
+    """Deal ``index`` of ``tricklab bench carabin --players P --seed S``."""
+    rng = random.Random(seed)
+    for _ in range(index + 1):
+        deal = Deal.random(players=players, rng=rng)
+        bidder = rng.randrange(players)
+    return deal.position(bidder=bidder, trump=suit_of(deal.turn), trick_order="alternate")
+
+
+def test_it_finds_the_cheap_refutation_of_a_slow_make_probe():
+    """The make/fail probe of 5-player deal #1 of seed 2030 (the value 11, 13 to make):
+    the coalition's first cards in the order do not refute the bidder cheaply, a later
+    one does. The same answer in under half the nodes (node counts do not depend on the
+    machine)."""
+    start = _bench_start(5, 2030, 1)
+    target = start.points_left() // 2 + 1
+    core = carabin_engine.core()
+    nodes, answers = {}, {}
+    for on in (False, True):
+        with race(on):
+            before = core.nodes
+            answers[on] = carabin.make(start, target)
+            nodes[on] = core.nodes - before
+    assert answers[True] is answers[False] is False
+    assert 2 * nodes[True] < nodes[False], nodes
