@@ -381,9 +381,10 @@ cdef class Core:
 
     def set_deep_look_ahead(self, on=True):
         """From 5 players, follow a look-ahead that falls short at a boundary of three
-        cards a hand to play and two or three of the other kind with one two tricks deep
-        (True, the default), or search such boundaries at once (False). Values never
-        depend on it; the tests compare the two."""
+        cards a hand to play and two or three of the other kind with one two tricks deep,
+        and try that look-ahead first at boundaries of four cards a hand to play and
+        three of the other (True, the default), or search such boundaries at once
+        (False). Values never depend on it; the tests compare the two."""
         if not isinstance(on, bool):
             raise ValueError(f"invalid on {on!r}: True or False")
         cb_set_deep(self.ctx, 1 if on else 0)

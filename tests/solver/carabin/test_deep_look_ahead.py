@@ -32,14 +32,16 @@ def deep(on: bool, after: int | None = 0) -> AbstractContextManager:
 def tricks_in(rng: random.Random, players: int, tricks: int = 3) -> Position:
     """A random deal, tricks alternating, after ``tricks`` tricks of random play: three
     tricks in, three cards a hand of the right-hand world to play next and two of the
-    left; two tricks in, three of each, the left to play."""
+    left; two tricks in, three of each, the left to play; one trick in, four of the
+    right to play and three of the left."""
     deal = Deal.random(players=players, rng=rng)
     p = deal.position(bidder=rng.randrange(players), trump=rng.randrange(4))
     for _ in range(tricks * players):
         p = p.play(rng.choice(p.legal_moves()))
     left = 4 - (tricks + 1) // 2  # the left hand plays the first trick
+    right = 4 - tricks // 2
     assert p.hand == tricks % 2 and all(
-        (r.bit_count(), lh.bit_count()) == (3, left) for lh, r in p.hands
+        (r.bit_count(), lh.bit_count()) == (right, left) for lh, r in p.hands
     ), str(p)
     return p
 
@@ -58,6 +60,15 @@ def test_boundaries_of_three_cards_a_hand_get_the_same_answers():
     rng = random.Random(23)
     for i in range(60):
         check_same_probes(tricks_in(rng, 5 + i % 2, 2), lambda: deep(False), lambda: deep(True))
+
+
+def test_boundaries_one_trick_in_get_the_same_answers():
+    """24 five- and six-player boundaries one trick in (four cards a hand of the world to
+    play, three of the other), where it is tried before the search: the exact value,
+    and the make probe at every target."""
+    rng = random.Random(29)
+    for i in range(24):
+        check_same_probes(tricks_in(rng, 5 + i % 2, 1), lambda: deep(False), lambda: deep(True))
 
 
 @settings(max_examples=8, deadline=None)
