@@ -1802,6 +1802,7 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
     uint64_t ckey = key;
     cb_entry *cbucket = NULL;
     int canon = 0;
+    int deep = 0; /* the look-ahead two tricks deep is tried here (below) */
     /* the most cards a hand of either kind the bounds are taken at here: from wstart
      * (cb_world_after) every boundary up to wmax, before it from wstart2
      * (cb_world2_after) those of two */
@@ -1839,19 +1840,9 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
             return la;
         }
         /* three cards a hand to play in this world and two or three in the other: the
-         * look-ahead two tricks deep (cb_deep) */
+         * look-ahead two tricks deep (cb_deep, below) */
         int ky = cb_popc(c->world[1 - h]);
-        if (c->deep && c->n >= CB_DEEP_PLAYERS && c->order == 0 &&
-            cb_popc(c->world[h]) == 3 * c->n && (ky == 2 * c->n || ky == 3 * c->n)) {
-            CB_CANON_FIRST();
-            int l2 = cb_deep(c, leader, h, beta);
-            if (c->stop.stopped) return 0;
-            if (l2 >= beta) {
-                cb_store(c, bucket, key, cb_popc(all), l2, hi, -1);
-                if (cbucket) cb_store(c, cbucket, ckey, cb_popc(all), l2, hi, -1);
-                return l2;
-            }
-        }
+        deep = cb_popc(c->world[h]) == 3 * c->n && (ky == 2 * c->n || ky == 3 * c->n);
         /* two cards a hand of each kind: the rest on lanes (cheaper than the bounds
          * where they settle the boundary, which they mostly do) */
         if (c->lanes && c->order == 0 && beta == alpha + 1 && cb_popc(c->world[h]) == 2 * c->n &&
@@ -1862,18 +1853,19 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
             return lo >= beta ? lo : hi;
         }
     }
-    /* one trick in (four cards a hand to play in this world, three in the other): no
-     * bounds here (their games would be of four cards a hand), but the look-ahead two
-     * tricks deep, whose leaves are boundaries of three cards a hand of each kind. The
+    /* The look-ahead two tricks deep, where the one-trick look-ahead fell short above,
+     * and one trick in (four cards a hand to play in this world, three in the other):
+     * there are no bounds there (their games would be of four cards a hand), but its
+     * leaves are boundaries of three cards a hand of each kind. The
      * slow proofs at 6 players search some 1,600 such boundaries, each of them every
      * way the coalition can play the next trick: 6 players, core alone, table cleared
      * per search, the 29 searches over 3 M nodes of seeds 2026 and 3003 651.9 M ->
      * 560.1 M nodes, fresh seed 3005's 50 deals 844.2 M -> 670.5 M (its slowest 307.2 M
      * -> 149.8 M); 5 players, 200 deals of seeds 2026 and 2030, 110.6 M -> 107.2 M and
      * 87.4 M -> 79.8 M (make/fail probes +1% and +13%, 0.36 M and 1.95 M in all) */
-    if (c->deep && c->n >= CB_DEEP_PLAYERS && c->order == 0 && c->wmax >= 3 &&
-        c->nodes >= c->wstart && cb_popc(c->world[h]) == 4 * c->n &&
-        cb_popc(c->world[1 - h]) == 3 * c->n) {
+    if (!deep && c->wmax >= 3 && c->nodes >= c->wstart)
+        deep = cb_popc(c->world[h]) == 4 * c->n && cb_popc(c->world[1 - h]) == 3 * c->n;
+    if (deep && c->deep && c->n >= CB_DEEP_PLAYERS && c->order == 0) {
         CB_CANON_FIRST();
         int l2 = cb_deep(c, leader, h, beta);
         if (c->stop.stopped) return 0;

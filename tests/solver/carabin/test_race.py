@@ -17,11 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver import carabin
-from solver.carabin import Deal, Position
+from solver.carabin import Deal
 from solver.carabin import engine as carabin_engine
 from solver.carabin._core import MAX_PLAYERS
-from solver.cards import suit_of
-from tests.solver.carabin.test_engine import check_against_reference, positions
+from tests.solver.carabin.test_engine import _bench_start, check_against_reference, positions
 from tests.solver.carabin.test_world_bounds import check_same_answers, check_same_probes
 
 
@@ -73,7 +72,8 @@ def test_first_tricks_under_way_get_the_same_probes():
         p = deal.position(bidder=rng.randrange(players), trump=rng.randrange(4))
         for _ in range(1 + i % 4):
             p = p.play(rng.choice(p.legal_moves()))
-        check_same_probes(p, lambda: race(False), lambda: race(True, 1 + i % 5))
+        budget = 1 + i % 5
+        check_same_probes(p, lambda: race(False), lambda b=budget: race(True, b))
 
 
 @settings(max_examples=15, deadline=None)
@@ -87,7 +87,9 @@ def test_bounds_under_a_time_limit_contain_the_exact_value(seed, players, bidder
     """A time limit that stops a search inside a race stops it (the race keeps only its
     own budgets' stops): the bounds proved by then hold, and nothing false is left in
     the table."""
-    start = Deal.random(seed=seed, players=players).position(bidder=bidder % players, trump=seed % 4)
+    start = Deal.random(seed=seed, players=players).position(
+        bidder=bidder % players, trump=seed % 4
+    )
     with race(True, 5):
         lo, hi = carabin_engine.bounds(start, time_limit=limit)
         exact = carabin.value(start)
@@ -96,21 +98,12 @@ def test_bounds_under_a_time_limit_contain_the_exact_value(seed, players, bidder
     assert lo <= exact <= hi, (lo, hi, exact)
 
 
-def _bench_start(players: int, seed: int, index: int) -> Position:
-    """Deal ``index`` of ``tricklab bench carabin --players P --seed S``."""
-    rng = random.Random(seed)
-    for _ in range(index + 1):
-        deal = Deal.random(players=players, rng=rng)
-        bidder = rng.randrange(players)
-    return deal.position(bidder=bidder, trump=suit_of(deal.turn), trick_order="alternate")
-
-
 def test_it_finds_the_cheap_refutation_of_a_slow_make_probe():
     """The make/fail probe of 5-player deal #1 of seed 2030 (the value 11, 13 to make):
     the coalition's first cards in the order do not refute the bidder cheaply, a later
     one does. The same answer in under half the nodes (node counts do not depend on the
     machine)."""
-    start = _bench_start(5, 2030, 1)
+    start = _bench_start(2030, 1, players=5)
     target = start.points_left() // 2 + 1
     core = carabin_engine.core()
     nodes, answers = {}, {}
