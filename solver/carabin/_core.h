@@ -928,8 +928,9 @@ static inline __attribute__((always_inline)) int cb_trick_child(cb_ctx *c, const
  * as much, and the first card that refutes him ends the race. A search stopped by its
  * budget stores nothing, so what a card's searches left in the table is all theirs to
  * keep; a card tried again takes it up. Races nest (a later seat races within its
- * card's budget), each inside the budgets above it. Its cost is at most about a third
- * more than the order's where the first card refutes; equal budgets (no quarter)
+ * card's budget), each inside the budgets above it. Where the first card refutes, the
+ * others cost about a third of its nodes at each level of races (and a card's
+ * repeated searches redo what the table did not keep); equal budgets (no quarter)
  * saved more on some deals and cost up to 4 times more on others (6-player seed 3003,
  * #11: 19.5 M -> 72.6 M nodes). Measured on the driver (tools/carabin_core_driver.c),
  * table cleared per search: the 29 6-player searches over 3 M nodes of seeds 2026 and
@@ -1746,8 +1747,8 @@ static inline void cb_canon_look(cb_ctx *c, uint64_t key, uint64_t all, int *lo,
  * a search has grown (c->wstart): the table's entry of the canonical form, which may
  * settle the boundary. Before the deep look-ahead too, whose proofs are then stored
  * under both keys: 6 players, core alone, table cleared per search, fresh seed 3005's
- * 50 deals 666.1 M -> 561.2 M nodes (#36 167.2 M -> 101.2 M), CPU -7% and -20% on the
- * two cores; the 29 searches over 3 M nodes of seeds 2026 and 3003 478.6 M -> 452.1 M,
+ * 50 deals 666.1 M -> 561.0 M nodes (#36 167.2 M -> 101.2 M), CPU -7% and -20% on the
+ * two cores; the 29 searches over 3 M nodes of seeds 2026 and 3003 478.6 M -> 451.6 M,
  * CPU -11% and +5%. */
 #define CB_CANON_FIRST()                                                                   \
     do {                                                                                   \
