@@ -10,8 +10,7 @@ search of a first trick races, stops and takes up its cards again many times.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -21,21 +20,13 @@ from solver.carabin import Deal
 from solver.carabin import engine as carabin_engine
 from solver.carabin._core import MAX_PLAYERS
 from tests.solver.carabin.test_engine import _bench_start, check_against_reference, positions
-from tests.solver.carabin.test_world_bounds import check_same_answers, check_same_probes
+from tests.solver.carabin.test_world_bounds import check_same_answers, check_same_probes, switched
 
 
-@contextmanager
-def race(on: bool, budget: int | None = None) -> Iterator[None]:
+def race(on: bool, budget: int | None = None) -> AbstractContextManager:
     """The shared core with the race on (first budget ``budget``, None: the core's) or
-    off, its table cleared."""
-    core = carabin_engine.core()
-    core.set_race(on, budget)
-    core.clear()
-    try:
-        yield
-    finally:
-        core.set_race(True)
-        core.clear()
+    off, the single-world bounds as the core has them, its table cleared."""
+    return switched("set_race", on, None, budget=budget)
 
 
 @settings(max_examples=120, deadline=None)

@@ -65,12 +65,14 @@ def test_full_deals_get_the_same_points_with_and_without_world_bounds(
 
 
 @contextmanager
-def switched(setting: str, on: bool, after: int | None = 0) -> Iterator[None]:
-    """The shared core with ``Core.<setting>`` (one that changes no answer) on or off,
-    the single-world bounds (with which the settings tested this way start) from node
-    ``after`` (None: the core's default), its table cleared."""
+def switched(
+    setting: str, on: bool, after: int | None = 0, **options: int | None
+) -> Iterator[None]:
+    """The shared core with ``Core.<setting>`` (one that changes no answer) on or off
+    (with ``options``), the single-world bounds (with which the settings tested this way
+    start) from node ``after`` (None: the core's default), its table cleared."""
     core = carabin_engine.core()
-    getattr(core, setting)(on)
+    getattr(core, setting)(on, **options)
     core.set_world_bounds(3, after)
     core.clear()
     try:
