@@ -273,6 +273,15 @@ typedef struct {
     uint64_t race; /* the first budget of the races of the coalition's cards in the
                     * search's first trick (cb_trick_race); 0: no races */
     int race_above; /* ... at nodes of more cards than this (held, and in the trick) */
+    /* Two searches of one position on two cores with one table (cb_share, cb_help): a
+     * sequence lock a bucket while the table is shared (NULL: it is not); in a helper,
+     * the table is the main context's (its own kept in own_tt to be freed), and its
+     * coalition tries its cards in the reverse order in the tricks of more cards than
+     * rev_above, so that the two searches start on different parts of a proof. */
+    uint32_t *seq;
+    cb_entry *own_tt;
+    uint64_t own_mask;
+    int helper, rev_above;
     int deep_vn[CB_MAXP]; /* in cb_deep: the other kind's single-world values by leader,
                            * -1 until asked (its cards do not change in that trick) */
 } cb_ctx;
@@ -351,6 +360,7 @@ static cb_ctx *cb_new(size_t megabytes)
 static void cb_free(cb_ctx *c)
 {
     if (!c) return;
+    free(c->seq);
     tl_table_free(c->tt, cb_tt_bytes(c));
     tl_table_free(c->wt, CB_WT_BYTES);
     tl_table_free(c->lw, CB_LW_BYTES);
@@ -537,20 +547,72 @@ static inline cb_entry *cb_bucket(cb_ctx *c, uint64_t key)
 }
 
 
+/* A shared table (cb_share): each bucket has a sequence number, odd while a store
+ * writes it. A store takes it from even to odd (so two stores never write a bucket at
+ * once) and back to even, one higher; a look-up copies the bucket and keeps the copy
+ * only if the number was even and unchanged across the copy, so it never sees half an
+ * entry. */
+static inline uint32_t *cb_seq_of(const cb_ctx *c, const cb_entry *bucket)
+{
+    return &c->seq[(size_t)(bucket - c->tt) / TL_WAYS];
+}
+
+/* The entry of `key` in `bucket`, copied into *out: 1 if there is one. The copy stays
+ * true of the position whatever is stored later (bounds on a value only narrow). */
+static inline int cb_get(const cb_ctx *c, const cb_entry *bucket, uint64_t key, cb_entry *out)
+{
+    const cb_entry *e;
+    if (!c->seq) {
+        e = cb_tt_find((cb_entry *)bucket, key, c->gen);
+        if (!e) return 0;
+        *out = *e;
+        return 1;
+    }
+    uint32_t *seq = cb_seq_of(c, bucket);
+    uint64_t copy[TL_WAYS * sizeof(cb_entry) / 8];
+    const uint64_t *words = (const uint64_t *)bucket;
+    for (;;) {
+        uint32_t s1 = __atomic_load_n(seq, __ATOMIC_ACQUIRE);
+        if (s1 & 1) continue;
+        for (size_t i = 0; i < sizeof copy / 8; i++) copy[i] = __atomic_load_n(&words[i], __ATOMIC_RELAXED);
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        if (__atomic_load_n(seq, __ATOMIC_RELAXED) == s1) break;
+    }
+    e = cb_tt_find((cb_entry *)copy, key, c->gen);
+    if (!e) return 0;
+    *out = *e;
+    return 1;
+}
+
 /* Store into the table (cb_tt_put), counted in c->stores. */
 static inline void cb_store(cb_ctx *c, cb_entry *bucket, uint64_t key, int ncards, int lo, int hi,
                             int best)
 {
     c->stores++;
+    if (!c->seq) {
+        cb_tt_put(bucket, key, c->gen, c->gen, ncards, lo, hi, best);
+        return;
+    }
+    uint32_t *seq = cb_seq_of(c, bucket), s1;
+    for (;;) {
+        s1 = __atomic_load_n(seq, __ATOMIC_RELAXED);
+        if (!(s1 & 1) &&
+            __atomic_compare_exchange_n(seq, &s1, s1 + 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+            break;
+    }
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
     cb_tt_put(bucket, key, c->gen, c->gen, ncards, lo, hi, best);
+    __atomic_store_n(seq, s1 + 2, __ATOMIC_RELEASE);
 }
 
 /* A trick boundary's look-up made before it is searched (by the enhanced transposition
- * cut-off of cb_trick): its key, its bucket and the entry found there (NULL: none),
- * which still hold while c->stores is `stores` (a store may add or replace the entry). */
+ * cut-off of cb_trick): its key, its bucket and a copy of the entry found there (found
+ * 0: none), the latest while c->stores is `stores` (a store may add or narrow it). */
 typedef struct {
     uint64_t key;
-    cb_entry *bucket, *e;
+    cb_entry *bucket;
+    cb_entry e;
+    int found;
     uint64_t stores;
 } cb_lookup;
 
@@ -875,6 +937,12 @@ static inline __attribute__((always_inline)) int cb_order(const cb_ctx *c, const
         }
         k = tl_insert_s(out, scores, k, x, s);
     }
+    if (c->helper && seat != b && cb_popc(c->world[0] | c->world[1]) + t->i > c->rev_above)
+        for (int i = 0, j = k - 1; i < j; i++, j--) {
+            int x = out[i];
+            out[i] = out[j];
+            out[j] = x;
+        }
     return k;
 }
 
@@ -1013,10 +1081,10 @@ TL_DISPATCH static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, i
             cb_lookup *l = &looks[j];
             l->key = key;
             l->bucket = cb_bucket(c, key);
-            l->e = cb_tt_find(l->bucket, key, c->gen);
+            l->found = cb_get(c, l->bucket, key, &l->e);
             l->stores = c->stores;
-            cb_entry *e = l->e;
-            if (!e) continue;
+            const cb_entry *e = &l->e;
+            if (!l->found) continue;
             if (maximizing && gain + e->lo >= beta) return gain + e->lo;
             if (!maximizing && gain + e->hi <= alpha) return gain + e->hi;
         }
@@ -1737,10 +1805,10 @@ static inline void cb_canon_look(cb_ctx *c, uint64_t key, uint64_t all, int *lo,
     *cbucket = NULL;
     if (*ckey == key) return;
     *cbucket = cb_bucket(c, *ckey);
-    cb_entry *ce = cb_tt_find(*cbucket, *ckey, c->gen);
-    if (!ce) return;
-    if (ce->lo > *lo) *lo = ce->lo;
-    if (ce->hi < *hi) *hi = ce->hi;
+    cb_entry ce;
+    if (!cb_get(c, *cbucket, *ckey, &ce)) return;
+    if (ce.lo > *lo) *lo = ce.lo;
+    if (ce.hi < *hi) *hi = ce.hi;
 }
 
 /* In cb_boundary, before a costly step (a look-ahead two tricks deep, the search), once
@@ -1781,21 +1849,23 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
     if (ub <= alpha) return ub;
     if (lb >= beta) return lb;
     uint64_t key;
-    cb_entry *bucket, *e;
-    if (look) {
+    cb_entry *bucket, got;
+    int found;
+    if (look && look->stores == c->stores) {
         key = look->key;
         bucket = look->bucket;
-        e = look->stores == c->stores ? look->e : cb_tt_find(bucket, key, c->gen);
+        found = look->found;
+        got = look->e;
     } else {
-        key = cb_key(c, leader, h);
-        bucket = cb_bucket(c, key);
-        e = cb_tt_find(bucket, key, c->gen);
+        key = look ? look->key : cb_key(c, leader, h);
+        bucket = look ? look->bucket : cb_bucket(c, key);
+        found = cb_get(c, bucket, key, &got);
     }
     int lo = lb, hi = ub, ttbest = -1;
-    if (e) {
-        if (e->lo > lo) lo = e->lo;
-        if (e->hi < hi) hi = e->hi;
-        ttbest = (int)e->best - 1;
+    if (found) {
+        if (got.lo > lo) lo = got.lo;
+        if (got.hi < hi) hi = got.hi;
+        ttbest = (int)got.best - 1;
     }
     if (lo >= beta) return lo;
     if (hi <= alpha) return hi;
@@ -1973,8 +2043,8 @@ TL_DISPATCH static int cb_all_boundary(cb_ctx *c, int leader, int h)
     }
     uint64_t key = cb_key(c, leader, h);
     cb_entry *bucket = cb_bucket(c, key);
-    cb_entry *e = cb_tt_find(bucket, key, c->gen);
-    if (e) return e->lo;
+    cb_entry got;
+    if (cb_get(c, bucket, key, &got)) return got.lo;
     cb_trick_state t;
     cb_trick_start(c, &t, leader, h);
     int v = cb_all_trick(c, &t);
@@ -2202,6 +2272,71 @@ static int cb_value(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidd
     cb_node node;
     cb_load(c, n, hands, trump, bidder, leader, h, order, trick, k, &node);
     return cb_exact_node(c, &node, guess);
+}
+
+/* Share the table with helpers (on 1; cb_help) or stop sharing it (0): a sequence
+ * lock a bucket (4 bytes for every 64 of table). Not while a search or a helper runs.
+ * 0 if done, -1 if out of memory. */
+static int cb_share(cb_ctx *c, int on)
+{
+    if (!on) {
+        free(c->seq);
+        c->seq = NULL;
+        return 0;
+    }
+    if (c->seq) return 0;
+    c->seq = (uint32_t *)calloc(c->bucket_mask + 1, sizeof(uint32_t));
+    return c->seq ? 0 : -1;
+}
+
+/* Search on another core the position that `main` is searching (cb_value) with its
+ * shared table (cb_share): the same probes, but its coalition tries its cards in the
+ * reverse order in the first three tricks, so that the two searches take different
+ * parts of a proof first and each finds in the table what the other proved (on the
+ * slowest rows of 6-player deal tables, each search about half the nodes of one alone;
+ * with the same order, no gain). Its own tables of single-world games and
+ * look-aheads start empty (they belong to main's deal now), its own main table is left
+ * alone, and afterwards it is a context of its own again, in a new generation. The
+ * value, -1 if stopped, -2 if main's table is not shared or main was not searching this
+ * deal (its cards). Either search may stop the other once it has the value. */
+static int cb_help(cb_ctx *c, const cb_ctx *main, int n, const uint64_t *hands, int trump,
+                   int bidder, int leader, int h, int order, const int *trick, int k, int guess)
+{
+    if (c == main || !main->seq || c->seq || main->ref_n != n ||
+        memcmp(c->rule_pow, main->rule_pow, sizeof c->rule_pow) || memcmp(c->pts, main->pts, sizeof c->pts))
+        return -2;
+    for (int s = 0; s < n; s++)
+        for (int kind = 0; kind < 2; kind++)
+            if (hands[kind * n + s] & ~main->ref[kind][s]) return -2;
+    uint32_t gen0 = c->gen;
+    c->own_tt = c->tt;
+    c->own_mask = c->bucket_mask;
+    c->tt = main->tt;
+    c->bucket_mask = main->bucket_mask;
+    c->seq = main->seq;
+    c->gen = main->gen;
+    c->ref_n = main->ref_n;
+    memcpy(c->ref, main->ref, sizeof c->ref);
+    memcpy(c->own, main->own, sizeof c->own);
+    memcpy(c->owner, main->owner, sizeof c->owner);
+    memset(c->wt, 0, CB_WT_BYTES);
+    memset(c->lw, 0, CB_LW_BYTES);
+    memset(c->lt, 0, CB_LT_BYTES);
+    memset(c->st, 0, CB_ST_BYTES);
+    memset(c->pt, 0, CB_PT_BYTES);
+    c->helper = 1;
+    cb_node node;
+    cb_load(c, n, hands, trump, bidder, leader, h, order, trick, k, &node); /* the same deal */
+    c->rev_above = cb_popc(c->world[0] | c->world[1]) + k - 3 * n;
+    int v = cb_exact_node(c, &node, guess);
+    c->helper = 0;
+    c->tt = c->own_tt;
+    c->bucket_mask = c->own_mask;
+    c->seq = NULL;
+    c->gen = gen0 > c->gen ? gen0 : c->gen;
+    c->ref_n = 0;
+    cb_next_gen(c);
+    return v;
 }
 
 /* 1 if the bidder takes at least `target` points, 0 if not, -1 if stopped. */

@@ -46,6 +46,9 @@ cdef extern from "_core.h" nogil:
                  int h, int order, const int *trick, int k, int guess)
     int cb_make(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder, int leader,
                 int h, int order, const int *trick, int k, int target)
+    int cb_share(cb_ctx *c, int on)
+    int cb_help(cb_ctx *c, const cb_ctx *main, int n, const uint64_t *hands, int trump,
+                int bidder, int leader, int h, int order, const int *trick, int k, int guess)
     int cb_all_tricks(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder,
                       int leader, int h, int order, const int *trick, int k)
     int cb_moves(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder, int leader,
@@ -300,6 +303,8 @@ cdef class Core:
 
     cdef cb_ctx *ctx
     cdef volatile int stop_flag
+    cdef int helpers  # help() calls running on this core's table
+    cdef bint shared
 
     def __cinit__(self, megabytes=32, *, power=None, rank_points=None):
         cdef int pw[16]
@@ -321,7 +326,7 @@ cdef class Core:
         self.ctx.stop.flag = &self.stop_flag
 
     def __dealloc__(self):
-        cb_free(self.ctx)
+        cb_free(self.ctx)  # a helper holds a reference to its main core while it helps
 
     @property
     def nodes(self):
@@ -332,7 +337,57 @@ cdef class Core:
         return cb_tt_bytes(self.ctx)
 
     def clear(self):
+        self._alone("clear")
         cb_clear(self.ctx)
+
+    cdef int _alone(self, what) except -1:
+        if self.helpers:
+            raise RuntimeError(f"cannot {what} a core's table while another core helps it")
+        return 0
+
+    def share(self, on=True):
+        """Let other cores help this one's exact searches with its table (True; see
+        :meth:`help`), or stop (False). A shared table takes a lock a bucket (4 bytes for
+        every 64 of table) and its stores are a little slower; values never depend on it.
+        Not while a helper runs."""
+        if not isinstance(on, bool):
+            raise ValueError(f"invalid on {on!r}: True or False")
+        self._alone("stop sharing")
+        if cb_share(self.ctx, 1 if on else 0) != 0:
+            raise MemoryError("cannot allocate the locks of a shared table")
+        self.shared = on
+
+    @property
+    def is_shared(self):
+        """Whether other cores may help this one (:meth:`share`)."""
+        return bool(self.shared)
+
+    def help(self, Core main not None, n, hands, trump, bidder, leader, h, order, trick, guess):
+        """The exact value that ``main`` is searching (its :meth:`value` with these
+        arguments, running in another thread), searched on this core with ``main``'s
+        shared table (:meth:`share`): the two searches take different parts of the proof
+        first and each reads what the other has proved. Whichever ends first has the
+        value and may stop the other (:meth:`stop`). This core's own table is left
+        alone; its other tables start empty. None if ``main``'s table is not shared,
+        ``main`` is this core, or it has not searched this deal (its cards) in this
+        table; KeyboardInterrupt if stopped."""
+        cdef cb_args a
+        cdef int v
+        self._position(n, hands, trump, bidder, leader, h, order, trick, &a)
+        cdef int g = _cint(guess, "guess", -(2**31), 2**31 - 1, "an int")
+        cdef bint hooked
+        if main is self or not main.shared:
+            return None
+        main.helpers += 1
+        try:
+            hooked = _stop_begin(&self.ctx.stop)
+            with nogil:
+                v = cb_help(self.ctx, main.ctx, a.n, a.hands, a.trump, a.bidder, a.leader,
+                            a.h, a.order, a.trick, a.k, g)
+            _stop_end(&self.ctx.stop, hooked)
+        finally:
+            main.helpers -= 1
+        return None if v == -2 else v
 
     def stop(self):
         """Ask a running search (in another thread) to stop; it raises KeyboardInterrupt.
@@ -340,6 +395,11 @@ cdef class Core:
         Asked while no search runs, it stops the next one.
         """
         self.stop_flag = 1
+
+    def clear_stop(self):
+        """Forget a :meth:`stop` asked while no search of this core ran (it would
+        stop the next one). Only from the thread that runs this core's searches."""
+        self.stop_flag = 0
 
     def set_time_limit(self, seconds):
         """Every later search of this core raises TimeoutError once ``seconds`` from now

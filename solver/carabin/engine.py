@@ -33,11 +33,13 @@ from solver.errors import IllegalPlayError, RulesError, UsageError
 DEFAULT_TT_MB = 32
 
 
-def _new_core(megabytes: int) -> _carabin.Core:
+def new_core(megabytes: int) -> _carabin.Core:
+    """A new search context with a ``megabytes`` MB table, playing by this module's card
+    tables (most callers want :func:`core`, the calling thread's)."""
     return _carabin.Core(megabytes, power=POWER, rank_points=RANK_POINTS)
 
 
-_contexts = Contexts(_new_core, DEFAULT_TT_MB)
+_contexts = Contexts(new_core, DEFAULT_TT_MB)
 
 
 def core(tt_mb: int | None = None) -> _carabin.Core:

@@ -15,6 +15,7 @@ same, so the play is the bidder against the coalition of all the others.
 from __future__ import annotations
 
 import itertools
+import queue
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -25,6 +26,7 @@ from solver.carabin import engine
 from solver.carabin.deal import Deal, contract_made
 from solver.carabin.position import Position
 from solver.carabin.rules import Rules
+from solver.carabin.team import Team
 from solver.cards import SUITS
 from solver.limits import check_count, max_workers
 from solver.protocol import DealTable
@@ -136,11 +138,17 @@ def deal_table(
         started = itertools.count()
         todo = len(pending)
 
-        def row(i: int, todo: int = todo, started: Iterator[int] = started) -> TableRow:
+        def row(
+            i: int, team: Team | None = None, todo: int = todo, started: Iterator[int] = started
+        ) -> TableRow:
             bidder, trump = contracts[i]
             start = deal.position(bidder=bidder, trump=trump, trick_order=order)
             if deadline is None:
-                points = engine.value(start, tt_mb=tt_mb)
+                points = (
+                    engine.value(start, tt_mb=tt_mb)
+                    if team is None
+                    else team.value(start, tt_mb=tt_mb)
+                )
                 # winning every trick takes every point, so only then is a chelem possible
                 chelem = points == total and engine.all_tricks(start, tt_mb=tt_mb)
                 return TableRow(bidder, trump, points, contract_made(points, total), chelem)
@@ -158,7 +166,11 @@ def deal_table(
                 if shown is not None:
                     shown(k, len(contracts))
         else:
-            done = _in_threads(row, pending, workers, tt_mb, shown)
+            done = (
+                _in_team(row, pending, workers, tt_mb, shown)
+                if deadline is None
+                else _in_threads(row, pending, workers, tt_mb, shown)
+            )
             for i, one in zip(pending, done, strict=True):
                 rows[i] = one
         first = False
@@ -206,6 +218,71 @@ def _in_threads(
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+    return [r for r in rows if r is not None]
+
+
+def _in_team(
+    row: Callable[[int, Team], TableRow],
+    items: list[int],
+    workers: int,
+    tt_mb: int | None,
+    progress: Callable[[int, int], None] | None,
+) -> list[TableRow]:
+    """``row`` of every item, ``workers`` threads at once, in the items' order, as
+    :func:`_in_threads`; but a worker that finds no item left helps the exact searches
+    of the rows still running (:mod:`solver.carabin.team`), so that a table whose last
+    row is long gets both cores on it."""
+    team = Team()
+    todo = list(enumerate(items))
+    rows: list[TableRow | None] = [None] * len(items)
+    lock = threading.Lock()
+    finished: queue.Queue[int | BaseException] = queue.Queue()
+    contexts: set = set()  # every worker's search context, to stop them
+
+    def worker() -> None:
+        contexts.add(engine.core(tt_mb))
+        while True:
+            with lock:
+                job = todo.pop(0) if todo else None
+            if job is not None:
+                k, item = job
+                try:
+                    rows[k] = row(item, team)
+                except BaseException as error:  # handed to the caller's thread
+                    finished.put(error)
+                    return
+                finished.put(k)
+                continue
+            if team.help_one():
+                continue
+            wait = team.waiting()
+            if wait is None:
+                return
+            time.sleep(min(max(wait, 0.01), 0.05))
+
+    threads = [
+        threading.Thread(target=worker, name=f"carabin-row-{w}", daemon=True)
+        for w in range(workers)
+    ]
+    for thread in threads:
+        thread.start()
+    try:
+        for done in range(1, len(items) + 1):
+            got = finished.get()
+            if isinstance(got, BaseException):
+                raise got
+            if progress is not None:
+                progress(done, len(items))
+    except BaseException:
+        with lock:
+            todo.clear()
+        team.stop()
+        for context in list(contexts):
+            context.stop()
+        raise
+    finally:
+        for thread in threads:
+            thread.join()
     return [r for r in rows if r is not None]
 
 
