@@ -19,7 +19,6 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 
 from solver.carabin import engine
@@ -155,7 +154,7 @@ def deal_table(
             with lock:  # the time left is shared by the rows not started, `workers` at once
                 left = todo - next(started)
                 share = max(0.0, deadline - time.monotonic()) * min(workers, left) / left
-            return _row_within(start, bidder, trump, total, share, tt_mb, rows[i])
+            return _row_within(start, bidder, trump, total, share, tt_mb, rows[i], team)
 
         shown = progress if first else None  # later passes refine rows already counted
         if shown is not None:
@@ -166,11 +165,7 @@ def deal_table(
                 if shown is not None:
                     shown(k, len(contracts))
         else:
-            done = (
-                _in_team(row, pending, workers, tt_mb, shown)
-                if deadline is None
-                else _in_threads(row, pending, workers, tt_mb, shown)
-            )
+            done = _in_team(row, pending, workers, tt_mb, shown)
             for i, one in zip(pending, done, strict=True):
                 rows[i] = one
         first = False
@@ -186,41 +181,6 @@ def deal_table(
 _MIN_PASS = 0.05
 
 
-def _in_threads(
-    row: Callable[[int], TableRow],
-    items: list[int],
-    workers: int,
-    tt_mb: int | None,
-    progress: Callable[[int, int], None] | None,
-) -> list[TableRow]:
-    """``row`` of every item, ``workers`` threads at once, in the items' order; progress
-    counts rows done of ``len(items)``. An interruption (Ctrl-C in the main thread)
-    stops every worker's search before it is raised again."""
-    contexts: set = set()  # every worker's search context, to stop them
-
-    def task(item: int) -> TableRow:
-        contexts.add(engine.core(tt_mb))
-        return row(item)
-
-    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="carabin-row")
-    futures = {pool.submit(task, c): i for i, c in enumerate(items)}
-    rows: list[TableRow | None] = [None] * len(items)
-    try:
-        for done, future in enumerate(as_completed(futures), start=1):
-            rows[futures[future]] = future.result()
-            if progress is not None:
-                progress(done, len(items))
-    except BaseException:
-        for future in futures:
-            future.cancel()
-        for context in contexts:
-            context.stop()
-        raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-    return [r for r in rows if r is not None]
-
-
 def _in_team(
     row: Callable[[int, Team], TableRow],
     items: list[int],
@@ -228,10 +188,11 @@ def _in_team(
     tt_mb: int | None,
     progress: Callable[[int, int], None] | None,
 ) -> list[TableRow]:
-    """``row`` of every item, ``workers`` threads at once, in the items' order, as
-    :func:`_in_threads`; but a worker that finds no item left helps the exact searches
-    of the rows still running (:mod:`solver.carabin.team`), so that a table whose last
-    row is long gets both cores on it."""
+    """``row`` of every item, ``workers`` threads at once, in the items' order; progress
+    counts rows done of ``len(items)``. A worker that finds no item left helps the exact
+    searches of the rows still running (:mod:`solver.carabin.team`), so that a table
+    whose last row is long gets every core on it. An interruption (Ctrl-C in the main
+    thread) stops every worker's search before it is raised again."""
     team = Team()
     todo = list(enumerate(items))
     rows: list[TableRow | None] = [None] * len(items)
@@ -294,6 +255,7 @@ def _row_within(
     seconds: float,
     tt_mb: int | None,
     earlier: TableRow | None = None,
+    team: Team | None = None,
 ) -> TableRow:
     """One row within ``seconds``: the make probe, the chelem, then the exact points;
     what an ``earlier`` pass proved of this row (its bounds, made, chelem) is kept."""
@@ -310,7 +272,12 @@ def _row_within(
             if made is not False
             else False
         )
-    lo, hi = engine.bounds(start, time_limit=max(0.0, deadline - time.monotonic()), tt_mb=tt_mb)
+    left = max(0.0, deadline - time.monotonic())
+    lo, hi = (
+        engine.bounds(start, time_limit=left, tt_mb=tt_mb)
+        if team is None
+        else team.bounds(start, time_limit=left, tt_mb=tt_mb)
+    )
     if earlier is not None and earlier.bounds is not None:
         lo, hi = max(lo, earlier.bounds[0]), min(hi, earlier.bounds[1])
     if made is not None:  # what the probe proved holds too

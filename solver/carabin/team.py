@@ -49,6 +49,7 @@ class _Search:
     done: bool = False
     helper: _carabin.Core | None = None
     helped: int | None = None
+    helper_bounds: tuple[int, int] | None = None  # what a stopped helper had proved
     ended: threading.Event = field(default_factory=threading.Event)
 
 
@@ -64,34 +65,60 @@ class Team:
         """The bidder's exact points from ``position`` (as :func:`engine.value`), searched
         on the calling thread's core with its table shared, so that another worker of
         the team may help (:meth:`help_one`)."""
+        return self.bounds(position, tt_mb=tt_mb)[0]
+
+    def bounds(
+        self, position: Position, *, time_limit: float | None = None, tt_mb: int | None = None
+    ) -> tuple[int, int]:
+        """Proven bounds ``(lo, hi)`` on the bidder's points from ``position``, as
+        :func:`engine.bounds`: the exact value when the search ends within
+        ``time_limit`` seconds, else what it and its helper (if one came) proved by
+        then."""
         if position.is_over:
-            return 0
+            return (0, 0)
         core = engine.core(tt_mb)
         if not core.is_shared:
             core.share(True)
         search = _Search(core, engine._args(position), engine._guess(position))
         with self._lock:
             self._running.append(search)
+        core.set_time_limit(time_limit)
         try:
             try:
-                return core.value(*search.args, search.guess)
+                v = core.value(*search.args, search.guess)
+                return (v, v)
             except KeyboardInterrupt:
                 with search.lock:
                     if search.helped is None:
                         raise
-                return search.helped
+                return (search.helped, search.helped)
+            except TimeoutError:
+                lo, hi = core.last_bounds
+                self._end(search)
+                if search.helped is not None:  # found as the time ran out
+                    return (search.helped, search.helped)
+                if search.helper_bounds is not None:
+                    lo = max(lo, search.helper_bounds[0])
+                    hi = min(hi, search.helper_bounds[1])
+                return (lo, hi)
         finally:
-            with self._lock:
+            core.set_time_limit(None)
+            self._end(search)
+
+    def _end(self, search: _Search) -> None:
+        """The search is over: stop its helper and wait for it (again: nothing)."""
+        with self._lock:
+            if search in self._running:
                 self._running.remove(search)
-            with search.lock:
-                search.done = True
-                if search.helped is not None:
-                    core.clear_stop()  # the helper's stop may have come after the end
-                helper = search.helper
-                if helper is not None:
-                    helper.stop()
+        with search.lock:
+            search.done = True
+            if search.helped is not None:
+                search.core.clear_stop()  # the helper's stop may have come after the end
+            helper = search.helper
             if helper is not None:
-                search.ended.wait()
+                helper.stop()
+        if helper is not None:
+            search.ended.wait()
 
     def help_one(self) -> bool:
         """Help the longest-running search of the team not yet helped, if one has run
@@ -111,13 +138,18 @@ class Team:
             if search.done or search.helper is not None:
                 return True
             search.helper = mine
+            search.ended.clear()
+        proved = None
         try:
             value = mine.help(search.core, *search.args, search.guess)
         except KeyboardInterrupt:
             value = None  # stopped: the search ended, or the team is stopping
+            proved = mine.last_bounds
         finally:
             with search.lock:
                 search.helper = None
+                if proved is not None:
+                    search.helper_bounds = proved
                 mine.clear_stop()
                 search.ended.set()
         if value is not None:

@@ -189,3 +189,34 @@ def test_deal_tables_with_helpers_are_those_of_one_worker(seed, monkeypatch):
     two = deal_table(deal, workers=2, progress=lambda d, t: calls.append((d, t)))
     assert two.to_json() == one
     assert calls == [(i, 20) for i in range(21)]
+
+
+def test_bounds_of_a_helped_search_under_a_time_limit_contain_the_value():
+    """The slow 6-player row cut at 1 s: what the search and its helper proved by then
+    (the helper's stop leaves its bounds) holds."""
+    p = hard_start()
+    t = team.Team()
+    out: dict[str, tuple[int, int]] = {}
+    worker = threading.Thread(
+        target=lambda: out.setdefault("bounds", t.bounds(p, time_limit=1.0, tt_mb=64))
+    )
+    worker.start()
+    while worker.is_alive():
+        t.help_one()
+    worker.join()
+    lo, hi = out["bounds"]
+    assert 0 <= lo <= 2 <= hi <= p.points_left()  # HARD's value: 2
+
+
+@pytest.mark.parametrize("limit", [0.3, 1.0])
+def test_deal_tables_with_helpers_under_a_time_limit_contain_the_exact_values(
+    limit, monkeypatch
+):
+    monkeypatch.setattr(team, "HELP_AFTER", 0.0)
+    deal = Deal.random(4, 5)
+    exact = deal_table(deal)
+    bounded = deal_table(deal, workers=2, time_limit=limit)
+    for row, ref in zip(bounded, exact, strict=True):
+        lo, hi = row.bounds or (row.points, row.points)
+        assert lo <= ref.points <= hi
+        assert row.made in (None, ref.made)
