@@ -5,6 +5,7 @@ driver (``carabin_core_driver.c``) that solves them, for callgrind and node coun
     python tools/carabin_core_driver.py dump --players 6 --seed 3 --table > t6.txt
     python tools/carabin_core_driver.py build          # -> build/carabin_core_driver
     build/carabin_core_driver exact < p4.txt           # one line a deal, then a summary
+    CB_HELP=1 build/carabin_core_driver exact < t6.txt # each search helped on a 2nd thread
     python tools/carabin_core_driver.py build --march x86-64-v2   # valgrind: no AVX-512
     valgrind --tool=callgrind build/carabin_core_driver exact < p4.txt
     python tools/carabin_core_driver.py build --stats  # -> build/carabin_core_stats
@@ -102,7 +103,7 @@ def build(out: Path, stats: str | None, march: str) -> None:
         subprocess.run(["patch", "-s", "-p3", "-d", str(core), "-i", str(patch)], check=True)
         flags = ["-DCB_STATS"]
     cmd = [
-        "gcc", "-O3", f"-march={march}", "-g", *flags, "-o", str(out),
+        "gcc", "-O3", f"-march={march}", "-g", "-pthread", *flags, "-o", str(out),
         str(ROOT / "tools" / "carabin_core_driver.c"),
         f"-I{core}", f"-I{ROOT / 'solver' / '_c'}",
     ]  # fmt: skip
