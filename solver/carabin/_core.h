@@ -74,6 +74,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <sched.h>
+#endif
 
 #include "bits.h"
 #include "order.h"
@@ -552,6 +555,17 @@ static inline cb_entry *cb_bucket(cb_ctx *c, uint64_t key)
  * once) and back to even, one higher; a look-up copies the bucket and keeps the copy
  * only if the number was even and unchanged across the copy, so it never sees half an
  * entry. */
+/* While another thread's store holds a bucket: after a few turns give the core away
+ * (with more threads than cores the store's thread may be waiting for it). */
+static inline void cb_spin(int *turns)
+{
+    if (++*turns < 64) return;
+    *turns = 0;
+#if defined(__unix__) || defined(__APPLE__)
+    sched_yield();
+#endif
+}
+
 static inline uint32_t *cb_seq_of(const cb_ctx *c, const cb_entry *bucket)
 {
     return &c->seq[(size_t)(bucket - c->tt) / TL_WAYS];
@@ -571,12 +585,17 @@ static inline int cb_get(const cb_ctx *c, const cb_entry *bucket, uint64_t key, 
     uint32_t *seq = cb_seq_of(c, bucket);
     uint64_t copy[TL_WAYS * sizeof(cb_entry) / 8];
     const uint64_t *words = (const uint64_t *)bucket;
+    int turns = 0;
     for (;;) {
         uint32_t s1 = __atomic_load_n(seq, __ATOMIC_ACQUIRE);
-        if (s1 & 1) continue;
+        if (s1 & 1) {
+            cb_spin(&turns);
+            continue;
+        }
         for (size_t i = 0; i < sizeof copy / 8; i++) copy[i] = __atomic_load_n(&words[i], __ATOMIC_RELAXED);
         __atomic_thread_fence(__ATOMIC_ACQUIRE);
         if (__atomic_load_n(seq, __ATOMIC_RELAXED) == s1) break;
+        cb_spin(&turns);
     }
     e = cb_tt_find((cb_entry *)copy, key, c->gen);
     if (!e) return 0;
@@ -594,11 +613,13 @@ static inline void cb_store(cb_ctx *c, cb_entry *bucket, uint64_t key, int ncard
         return;
     }
     uint32_t *seq = cb_seq_of(c, bucket), s1;
+    int turns = 0;
     for (;;) {
         s1 = __atomic_load_n(seq, __ATOMIC_RELAXED);
         if (!(s1 & 1) &&
             __atomic_compare_exchange_n(seq, &s1, s1 + 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
             break;
+        cb_spin(&turns);
     }
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     cb_tt_put(bucket, key, c->gen, c->gen, ncards, lo, hi, best);
