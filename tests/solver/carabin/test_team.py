@@ -209,9 +209,7 @@ def test_bounds_of_a_helped_search_under_a_time_limit_contain_the_value():
 
 
 @pytest.mark.parametrize("limit", [0.3, 1.0])
-def test_deal_tables_with_helpers_under_a_time_limit_contain_the_exact_values(
-    limit, monkeypatch
-):
+def test_deal_tables_with_helpers_under_a_time_limit_contain_the_exact_values(limit, monkeypatch):
     monkeypatch.setattr(team, "HELP_AFTER", 0.0)
     deal = Deal.random(4, 5)
     exact = deal_table(deal)
