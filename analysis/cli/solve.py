@@ -8,6 +8,7 @@ otherwise a diagram and the answer. ``-`` reads one position per stdin line.
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from analysis.cli.common import (
@@ -23,7 +24,7 @@ from analysis.cli.common import (
 from analysis.cli.textio import answer_inputs, result_text
 from solver import carabin, klabberjass
 from solver.games import Game
-from solver.limits import TT_WHY, max_tt_mb
+from solver.limits import TT_WHY, max_tt_mb, max_workers
 
 HELP = "solve a play position double-dummy"
 
@@ -46,15 +47,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object per position")
     parser.add_argument("--moves", action="store_true", help="add the value of every legal card")
     parser.add_argument("--tt-mb", type=_TT_MB, default=None, help="transposition table size in MB")
+    parser.add_argument(
+        "--workers",
+        type=count("--workers", 1, max_workers(), "four per core"),
+        default=None,
+        help="Carabin: threads searching at once, the others helping each card's search "
+        "with its table (default: the machine's cores, at most 8; not under --time-limit)",
+    )
     add_time_limit(parser)
     add_rules(parser)
 
 
 def solve(
-    game: Game, position: Any, moves: bool, tt_mb: int | None, time_limit: float | None = None
+    game: Game,
+    position: Any,
+    moves: bool,
+    tt_mb: int | None,
+    time_limit: float | None = None,
+    workers: int = 1,
 ) -> Any:
     """``game.solve(position, moves)``, with a transposition table of ``tt_mb`` MB if
-    given, within ``time_limit`` seconds if given."""
+    given, within ``time_limit`` seconds if given; a Carabin search without a time
+    limit on ``workers`` threads."""
+    if game.name == "carabin" and workers > 1 and time_limit is None:
+        return carabin.solve(position, moves=moves, tt_mb=tt_mb, workers=workers)
     if tt_mb is None:
         return game.solve(position, moves=moves, time_limit=time_limit)
     # the protocol's solve keeps the default table; another size is the engine's option
@@ -68,6 +84,7 @@ def solve(
 def run(args: argparse.Namespace) -> int:
     """Run ``tricklab solve``; in batch mode every line gets its answer or its error."""
     game = game_of(args)
+    workers = args.workers if args.workers is not None else min(os.cpu_count() or 1, 8)
 
     def answer(position: Any) -> Any:
         progress = Progress("solve", ticking=True)
@@ -77,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
             else "searching (--time-limit SECONDS answers with proven bounds)"
         )
         try:
-            result = solve(game, position, args.moves, args.tt_mb, args.time_limit)
+            result = solve(game, position, args.moves, args.tt_mb, args.time_limit, workers)
         finally:
             progress.done()
         if not result.exact:

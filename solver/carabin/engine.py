@@ -29,6 +29,7 @@ from solver.carabin.rules import POWER, RANK_POINTS, TRICK_ORDERS, card_points
 from solver.cards import CARDS, Card, card_str, cards_of, in_notation_order, rank_of
 from solver.contexts import Contexts
 from solver.errors import IllegalPlayError, RulesError, UsageError
+from solver.limits import check_count, max_workers
 
 DEFAULT_TT_MB = 32
 
@@ -513,6 +514,7 @@ def solve(
     *,
     tt_mb: int | None = None,
     time_limit: float | None = None,
+    workers: int = 1,
 ) -> Result:
     """Solve a Carabin position exactly (double dummy).
 
@@ -522,6 +524,9 @@ def solve(
         tt_mb: transposition table size in MB (default 32).
         time_limit: seconds; if the searches have not finished by then, the answer is
             the bounds proven so far (``exact`` False; see :class:`Result`).
+        workers: threads; from 2, the other threads help each card's search with its
+            table (:mod:`solver.carabin.team`; not under a ``time_limit``). The same
+            answer whatever the number.
 
     Returns:
         The points of the bidder and of the others from here, an optimal card, whether
@@ -529,16 +534,33 @@ def solve(
 
     Raises:
         UsageError: ``tt_mb`` is not a whole number from 1 to
-            :func:`solver.limits.max_tt_mb`, or the table cannot be allocated.
+            :func:`solver.limits.max_tt_mb`, or the table cannot be allocated; ``workers``
+            is not a whole number from 1 to :func:`solver.limits.max_workers`.
         KeyboardInterrupt: the search was interrupted (Ctrl-C).
     """
     if time_limit is not None:
         return _solve_within(_checked(position), moves, tt_mb, time_limit)
     total = _checked(position).points_left()
+    if workers != 1:
+        workers = check_count(workers, "workers", 1, max_workers(), "four per core")
+        if workers > 1:
+            from solver.carabin import team  # the helpers' module imports this one
+
+            return team.solve(position, moves, tt_mb=tt_mb, workers=workers)
     sweep = all_tricks(position, tt_mb=tt_mb)
     if _checked(position).is_over:
         return Result(position, (0, 0), None, sweep, {} if moves else None)
-    bidder_values = _bidder_move_values(position, tt_mb)
+    return result_of(position, _bidder_move_values(position, tt_mb), sweep, total, moves)
+
+
+def result_of(
+    position: Position,
+    bidder_values: dict[int, int],
+    sweep: bool | None,
+    total: int,
+    moves: bool,
+) -> Result:
+    """The exact :class:`Result` from the bidder's points after each legal card."""
     coalition = position.to_move != position.bidder
     bidder_points = (min if coalition else max)(bidder_values.values())
     best = min(

@@ -360,3 +360,20 @@ def test_a_long_solve_says_it_is_searching(monkeypatch):
         r"\rsolve: searching \(--time-limit SECONDS answers with proven bounds\), 1 s\033\[K", shown
     )
     assert shown.endswith("\r\033[K")
+
+
+def test_carabin_workers_give_the_same_answer(cli) -> None:
+    start = CarabinDeal.random(seed=5, players=5).position(bidder=2, trump=1)
+    answers = []
+    for workers in ("1", "2"):
+        status, out, err = cli(
+            "solve", "carabin", str(start), "--moves", "--json", "--workers", workers
+        )
+        assert status == 0 and err == ""
+        answers.append(json_lines(out))
+    assert answers[0] == answers[1] and len(answers[0][0]["moves"]) == 4
+
+
+def test_carabin_bad_workers_is_one_error_line(cli) -> None:
+    status, out, err = cli("solve", "carabin", POS, "--workers", "0")
+    assert status == 2 and out == "" and "--workers" in err

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from solver.carabin import Deal, Position, engine, team
 from solver.carabin._core import MAX_PLAYERS
 from solver.carabin.table import deal_table
+from solver.errors import UsageError
 from solver.reference import carabin_points
 from tests.solver.carabin.test_engine import hard_start, positions
 
@@ -218,3 +219,26 @@ def test_deal_tables_with_helpers_under_a_time_limit_contain_the_exact_values(li
         lo, hi = row.bounds or (row.points, row.points)
         assert lo <= ref.points <= hi
         assert row.made in (None, ref.made)
+
+
+@pytest.mark.parametrize("players", [4, 5, 6])
+def test_solve_on_two_threads_is_solve_on_one(players, monkeypatch):
+    """Every card's value, the best card and the chelem, full deals and tricks under
+    way, every search helped at once (HELP_AFTER 0)."""
+    monkeypatch.setattr(team, "HELP_AFTER", 0.0)
+    rng = random.Random(players)
+    starts = full_starts(4, players, seed=10 + players)
+    for p, played in zip(starts, [0, 1, players - 1, players + 1], strict=True):
+        for _ in range(played):  # n - 1: each card completes the trick
+            p = p.play(rng.choice(p.legal_moves()))
+        engine.core().clear()
+        one = engine.solve(p, moves=True)
+        engine.core().clear()
+        assert engine.solve(p, moves=True, workers=2) == one, str(p)
+
+
+def test_solve_refuses_bad_workers():
+    p = full_starts(1, 4, seed=3)[0]
+    for workers in (0, 1.5, "2", 10**6):
+        with pytest.raises(UsageError, match="workers"):
+            engine.solve(p, workers=workers)
