@@ -52,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=count("--workers", 1, max_workers(), "four per core"),
         default=None,
         help="Carabin: threads searching at once, the others helping each card's search "
-        "with its table (default: the machine's cores, at most 8; not under --time-limit)",
+        "with its table (default: the machine's cores, at most 8)",
     )
     add_time_limit(parser)
     add_rules(parser)
@@ -67,10 +67,12 @@ def solve(
     workers: int = 1,
 ) -> Any:
     """``game.solve(position, moves)``, with a transposition table of ``tt_mb`` MB if
-    given, within ``time_limit`` seconds if given; a Carabin search without a time
-    limit on ``workers`` threads."""
-    if game.name == "carabin" and workers > 1 and time_limit is None:
-        return carabin.solve(position, moves=moves, tt_mb=tt_mb, workers=workers)
+    given, within ``time_limit`` seconds if given; a Carabin search on ``workers``
+    threads."""
+    if game.name == "carabin" and workers > 1:
+        return carabin.solve(
+            position, moves=moves, tt_mb=tt_mb, time_limit=time_limit, workers=workers
+        )
     if tt_mb is None:
         return game.solve(position, moves=moves, time_limit=time_limit)
     # the protocol's solve keeps the default table; another size is the engine's option

@@ -525,8 +525,8 @@ def solve(
         time_limit: seconds; if the searches have not finished by then, the answer is
             the bounds proven so far (``exact`` False; see :class:`Result`).
         workers: threads; from 2, the other threads help each card's search with its
-            table (:mod:`solver.carabin.team`; not under a ``time_limit``). The same
-            answer whatever the number.
+            table (:mod:`solver.carabin.team`). The same answer whatever the number
+            (under a ``time_limit`` that runs out, the bounds depend on the time).
 
     Returns:
         The points of the bidder and of the others from here, an optimal card, whether
@@ -538,15 +538,17 @@ def solve(
             is not a whole number from 1 to :func:`solver.limits.max_workers`.
         KeyboardInterrupt: the search was interrupted (Ctrl-C).
     """
-    if time_limit is not None:
-        return _solve_within(_checked(position), moves, tt_mb, time_limit)
-    total = _checked(position).points_left()
     if workers != 1:
         workers = check_count(workers, "workers", 1, max_workers(), "four per core")
         if workers > 1:
             from solver.carabin import team  # the helpers' module imports this one
 
-            return team.solve(position, moves, tt_mb=tt_mb, workers=workers)
+            return team.solve(
+                _checked(position), moves, tt_mb=tt_mb, workers=workers, time_limit=time_limit
+            )
+    if time_limit is not None:
+        return _solve_within(_checked(position), moves, tt_mb, time_limit)
+    total = _checked(position).points_left()
     sweep = all_tricks(position, tt_mb=tt_mb)
     if _checked(position).is_over:
         return Result(position, (0, 0), None, sweep, {} if moves else None)

@@ -193,11 +193,18 @@ class Team:
 
 
 def solve(
-    position: Position, moves: bool = False, *, tt_mb: int | None = None, workers: int = 2
+    position: Position,
+    moves: bool = False,
+    *,
+    tt_mb: int | None = None,
+    workers: int = 2,
+    time_limit: float | None = None,
 ) -> engine.Result:
     """:func:`engine.solve` with ``workers`` threads: the calling thread searches each
     legal card's value in turn with its table shared, the others help those searches.
-    The same answer as :func:`engine.solve`.
+    The same answer as :func:`engine.solve`; under a ``time_limit`` that runs out, the
+    bounds the searches and their helpers proved (first the position's value, as
+    :func:`engine.solve` does, then the cards').
 
     >>> from solver.carabin import Deal
     >>> start = Deal.random(2, 4).position(bidder=1, trump=2)
@@ -206,7 +213,7 @@ def solve(
     """
     total = engine._checked(position).points_left()
     if position.is_over or workers < 2:
-        return engine.solve(position, moves, tt_mb=tt_mb)
+        return engine.solve(position, moves, tt_mb=tt_mb, time_limit=time_limit)
     team = Team()
     over = threading.Event()
 
@@ -222,12 +229,12 @@ def solve(
     for thread in helpers:
         thread.start()
     try:
-        sweep = engine.all_tricks(position, tt_mb=tt_mb)
-        bidder_values: dict[int, int] = {}
-        for card in position.legal_moves():
-            after, winner, points = position.step(card)
-            gain = points if winner == position.bidder else 0
-            bidder_values[card] = gain + team.value(after, tt_mb=tt_mb)
+        if time_limit is None:
+            sweep = engine.all_tricks(position, tt_mb=tt_mb)
+            values = _card_values(team, position, tt_mb, None)
+            assert values is not None  # no time limit: every value is exact
+            return engine.result_of(position, values, sweep, total, moves)
+        return _solve_within(team, position, moves, tt_mb, total, time_limit)
     except BaseException:
         team.stop()
         raise
@@ -235,4 +242,45 @@ def solve(
         over.set()
         for thread in helpers:
             thread.join()
-    return engine.result_of(position, bidder_values, sweep, total, moves)
+
+
+def _card_values(
+    team: Team, position: Position, tt_mb: int | None, deadline: float | None
+) -> dict[int, int] | None:
+    """The bidder's points after each legal card, searched by the team; None if the
+    ``deadline`` came first."""
+    values: dict[int, int] = {}
+    for card in position.legal_moves():
+        after, winner, points = position.step(card)
+        gain = points if winner == position.bidder else 0
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        lo, hi = team.bounds(after, time_limit=left, tt_mb=tt_mb)
+        if lo < hi:
+            return None
+        values[card] = gain + lo
+    return values
+
+
+def _solve_within(
+    team: Team,
+    position: Position,
+    moves: bool,
+    tt_mb: int | None,
+    total: int,
+    seconds: float,
+) -> engine.Result:
+    """The team's :func:`solve` within ``seconds``: the chelem, the position's bounds,
+    then (if they meet) every card's value, as :func:`engine.solve` under a limit."""
+    deadline = time.monotonic() + seconds
+    core = engine.core(tt_mb)
+    sweep = engine.within(lambda: engine.all_tricks(position, tt_mb=tt_mb), core, deadline)
+    lo, hi = team.bounds(position, time_limit=max(0.0, deadline - time.monotonic()), tt_mb=tt_mb)
+    if sweep is None and hi < total:
+        sweep = False  # a chelem takes every point
+    inexact = engine.Result(position, (lo, total - hi), None, sweep, None, exact=False)
+    if lo < hi:
+        return inexact
+    values = _card_values(team, position, tt_mb, deadline)
+    if values is None or sweep is None:
+        return inexact
+    return engine.result_of(position, values, sweep, total, moves)

@@ -250,3 +250,18 @@ def test_solve_refuses_bad_workers():
     for workers in (0, 1.5, "2", 10**6):
         with pytest.raises(UsageError, match="workers"):
             engine.solve(p, workers=workers)
+
+
+@pytest.mark.parametrize("limit", [0.05, 0.5, 30.0])
+def test_solve_on_two_threads_under_a_time_limit_holds(limit, monkeypatch):
+    """The slow 6-player row cut early (bounds that contain the value, no best card) or
+    given time enough (the exact answer of one thread)."""
+    monkeypatch.setattr(team, "HELP_AFTER", 0.0)
+    p = full_starts(1, 5, seed=8)[0] if limit == 30.0 else hard_start()
+    r = engine.solve(p, time_limit=limit, workers=2)
+    if limit == 30.0:
+        assert r == engine.solve(p)
+        return
+    lo, hi = r.bounds
+    assert not r.exact and r.best is None
+    assert lo <= 2 <= hi  # HARD's value
