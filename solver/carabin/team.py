@@ -31,6 +31,11 @@ from solver.carabin.position import Position
 HELP_AFTER = 0.2
 
 
+#: :func:`solve` takes helpers for positions of at least this many players and tricks
+#: to play; smaller ones take milliseconds, less than starting the helpers.
+SOLVE_MIN_PLAYERS = 5
+SOLVE_MIN_TRICKS = 4
+
 #: A position as the core takes it (:func:`engine._args`).
 _Args = tuple[int, list[int], int, int, int, int, int, list[int]]
 
@@ -204,15 +209,18 @@ def solve(
     legal card's value in turn with its table shared, the others help those searches.
     The same answer as :func:`engine.solve`; under a ``time_limit`` that runs out, the
     bounds the searches and their helpers proved (first the position's value, as
-    :func:`engine.solve` does, then the cards').
+    :func:`engine.solve` does, then the cards'). Positions under
+    :data:`SOLVE_MIN_PLAYERS` players or :data:`SOLVE_MIN_TRICKS` tricks to play are
+    solved in one thread.
 
     >>> from solver.carabin import Deal
-    >>> start = Deal.random(2, 4).position(bidder=1, trump=2)
+    >>> start = Deal.random(2, 5).position(bidder=1, trump=2)
     >>> solve(start, moves=True) == engine.solve(start, moves=True)
     True
     """
     total = engine._checked(position).points_left()
-    if position.is_over or workers < 2:
+    small = position.players < SOLVE_MIN_PLAYERS or position.tricks_left < SOLVE_MIN_TRICKS
+    if position.is_over or workers < 2 or small:
         return engine.solve(position, moves, tt_mb=tt_mb, time_limit=time_limit)
     team = Team()
     over = threading.Event()

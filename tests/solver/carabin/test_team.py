@@ -232,8 +232,9 @@ def test_deal_tables_with_helpers_under_a_time_limit_contain_the_exact_values(li
 @pytest.mark.parametrize("players", [4, 5, 6])
 def test_solve_on_two_threads_is_solve_on_one(players, monkeypatch):
     """Every card's value, the best card and the chelem, full deals and tricks under
-    way, every search helped at once (HELP_AFTER 0)."""
+    way, every search helped at once (HELP_AFTER 0), 4 players too."""
     monkeypatch.setattr(team, "HELP_AFTER", 0.0)
+    monkeypatch.setattr(team, "SOLVE_MIN_PLAYERS", 3)
     rng = random.Random(players)
     starts = full_starts(4, players, seed=10 + players)
     for p, played in zip(starts, [0, 1, players - 1, players + 1], strict=True):
