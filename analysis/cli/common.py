@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 import threading
 import time
@@ -23,7 +24,7 @@ from solver.carabin.rules import TRICK_ORDERS
 from solver.carabin.rules import Rules as CarabinRules
 from solver.errors import RulesError, UsageError
 from solver.games import GAMES, Game, get_game
-from solver.limits import check_count
+from solver.limits import check_count, max_workers
 
 T = TypeVar("T")
 
@@ -272,6 +273,22 @@ def add_time_limit(parser: argparse.ArgumentParser) -> None:
         help="stop searching after SECONDS; unfinished values are then given as proven "
         'bounds [lo, hi] ("exact": false) and a note goes to stderr',
     )
+
+
+def add_workers(parser: argparse.ArgumentParser, what: str) -> None:
+    """The ``--workers`` option of the Carabin searches on several threads (``what``
+    they do; see :func:`workers_of` for the default)."""
+    parser.add_argument(
+        "--workers",
+        type=count("--workers", 1, max_workers(), "four per core"),
+        default=None,
+        help=f"{what} (default: the machine's cores, at most 8)",
+    )
+
+
+def workers_of(args: argparse.Namespace) -> int:
+    """``--workers``, or the machine's cores (at most 8) when not given."""
+    return args.workers if args.workers is not None else min(os.cpu_count() or 1, 8)
 
 
 def note_bounds(what: str, time_limit: float | None) -> None:

@@ -9,7 +9,6 @@ and ``table``; for Carabin ``points_in_play`` and ``table`` (and ``deal`` with
 from __future__ import annotations
 
 import argparse
-import os
 from typing import Any
 
 from analysis.cli.common import (
@@ -19,14 +18,14 @@ from analysis.cli.common import (
     add_players,
     add_rules,
     add_time_limit,
-    count,
+    add_workers,
     game_of,
     note_bounds,
     whole,
+    workers_of,
 )
 from analysis.cli.textio import answer_inputs
 from analysis.tables import table_text
-from solver.limits import max_workers
 
 HELP = "double-dummy table of a whole deal"
 
@@ -55,19 +54,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_players(parser)
     add_time_limit(parser)
     add_rules(parser)
-    parser.add_argument(
-        "--workers",
-        type=count("--workers", 1, max_workers(), "four per core"),
-        default=None,
-        help="rows solved at once, one thread and table each (default: the machine's "
-        "cores, at most 8); the rows are the same whatever the number",
+    add_workers(
+        parser,
+        "rows solved at once, one thread and table each, a free one helping the rows "
+        "still searching; the rows are the same whatever the number",
     )
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``tricklab deal``; in batch mode every line gets its table or its error."""
     game = game_of(args)
-    workers = args.workers if args.workers is not None else min(os.cpu_count() or 1, 8)
+    workers = workers_of(args)
 
     def answer(deal: Any) -> Any:
         progress = Progress("deal", ticking=True)

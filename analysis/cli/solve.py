@@ -8,7 +8,6 @@ otherwise a diagram and the answer. ``-`` reads one position per stdin line.
 from __future__ import annotations
 
 import argparse
-import os
 from typing import Any
 
 from analysis.cli.common import (
@@ -16,15 +15,17 @@ from analysis.cli.common import (
     add_game,
     add_rules,
     add_time_limit,
+    add_workers,
     count,
     game_of,
     note_bounds,
     read,
+    workers_of,
 )
 from analysis.cli.textio import answer_inputs, result_text
 from solver import carabin, klabberjass
 from solver.games import Game
-from solver.limits import TT_WHY, max_tt_mb, max_workers
+from solver.limits import TT_WHY, max_tt_mb
 
 HELP = "solve a play position double-dummy"
 
@@ -47,12 +48,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object per position")
     parser.add_argument("--moves", action="store_true", help="add the value of every legal card")
     parser.add_argument("--tt-mb", type=_TT_MB, default=None, help="transposition table size in MB")
-    parser.add_argument(
-        "--workers",
-        type=count("--workers", 1, max_workers(), "four per core"),
-        default=None,
-        help="Carabin: threads searching at once, the others helping each card's search "
-        "with its table (default: the machine's cores, at most 8)",
+    add_workers(
+        parser,
+        "Carabin: threads searching at once, the others helping each card's search with its table",
     )
     add_time_limit(parser)
     add_rules(parser)
@@ -86,7 +84,7 @@ def solve(
 def run(args: argparse.Namespace) -> int:
     """Run ``tricklab solve``; in batch mode every line gets its answer or its error."""
     game = game_of(args)
-    workers = args.workers if args.workers is not None else min(os.cpu_count() or 1, 8)
+    workers = workers_of(args)
 
     def answer(position: Any) -> Any:
         progress = Progress("solve", ticking=True)

@@ -373,6 +373,16 @@ static void cb_free(cb_ctx *c)
     free(c);
 }
 
+/* Empty the tables other than the main one (single-world games, lanes, look-aheads). */
+static void cb_clear_side(cb_ctx *c)
+{
+    memset(c->wt, 0, CB_WT_BYTES);
+    memset(c->lw, 0, CB_LW_BYTES);
+    memset(c->lt, 0, CB_LT_BYTES);
+    memset(c->st, 0, CB_ST_BYTES);
+    memset(c->pt, 0, CB_PT_BYTES);
+}
+
 /* Make room for k new generations: every entry carries the generation it belongs to,
  * so before the counter could wrap round to a generation some entry still carries (or
  * to 0, the empty tag), every table is emptied and the count starts again. */
@@ -380,11 +390,7 @@ static void cb_gen_room(cb_ctx *c, uint32_t k)
 {
     if (c->gen < UINT32_MAX - k - 1) return;
     memset(c->tt, 0, cb_tt_bytes(c));
-    memset(c->wt, 0, CB_WT_BYTES);
-    memset(c->lw, 0, CB_LW_BYTES);
-    memset(c->lt, 0, CB_LT_BYTES);
-    memset(c->st, 0, CB_ST_BYTES);
-    memset(c->pt, 0, CB_PT_BYTES);
+    cb_clear_side(c);
     c->gen = 1;
     c->ref_n = 0;
 }
@@ -2340,11 +2346,7 @@ static int cb_help(cb_ctx *c, const cb_ctx *main, int n, const uint64_t *hands, 
     memcpy(c->ref, main->ref, sizeof c->ref);
     memcpy(c->own, main->own, sizeof c->own);
     memcpy(c->owner, main->owner, sizeof c->owner);
-    memset(c->wt, 0, CB_WT_BYTES);
-    memset(c->lw, 0, CB_LW_BYTES);
-    memset(c->lt, 0, CB_LT_BYTES);
-    memset(c->st, 0, CB_ST_BYTES);
-    memset(c->pt, 0, CB_PT_BYTES);
+    cb_clear_side(c);
     c->helper = 1;
     cb_node node;
     cb_load(c, n, hands, trump, bidder, leader, h, order, trick, k, &node); /* the same deal */
