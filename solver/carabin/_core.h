@@ -278,7 +278,7 @@ typedef struct {
     int race_above; /* ... at nodes of more cards than this (held, and in the trick) */
     /* Two searches of one position on two cores with one table (cb_share, cb_help): a
      * sequence lock a bucket while the table is shared (NULL: it is not); in a helper,
-     * the table is the main context's (its own kept in own_tt to be freed), and its
+     * the table is the main context's (its own kept in own_tt until cb_help ends), and its
      * coalition tries its cards in the reverse order in the tricks of more cards than
      * rev_above, so that the two searches start on different parts of a proof. */
     uint32_t *seq;

@@ -22,6 +22,7 @@ import dataclasses
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from solver.carabin import _core as _carabin
 from solver.carabin.position import Position
@@ -30,6 +31,9 @@ from solver.cards import CARDS, Card, card_str, cards_of, in_notation_order, ran
 from solver.contexts import Contexts
 from solver.errors import IllegalPlayError, RulesError, UsageError
 from solver.limits import check_count, max_workers
+
+if TYPE_CHECKING:
+    from solver.carabin.team import Team
 
 DEFAULT_TT_MB = 32
 
@@ -491,21 +495,34 @@ def draw_worlds(
     return out
 
 
-def _solve_within(position: Position, moves: bool, tt_mb: int | None, seconds: float) -> Result:
-    """:func:`solve` within ``seconds``: the exact answer, or proven bounds."""
+def _solve_within(
+    position: Position, moves: bool, tt_mb: int | None, seconds: float, team: Team | None = None
+) -> Result:
+    """:func:`solve` within ``seconds``: the exact answer, or proven bounds. With a
+    ``team`` (:mod:`solver.carabin.team`), the position's bounds and then each card's
+    value are searched by it, helped."""
     deadline = time.monotonic() + seconds
     c = core(tt_mb)
     total = position.points_left()
     sweep = within(lambda: all_tricks(position, tt_mb=tt_mb), c, deadline)
-    lo, hi = bounds(position, time_limit=max(0.0, deadline - time.monotonic()), tt_mb=tt_mb)
+    left = max(0.0, deadline - time.monotonic())
+    lo, hi = (
+        bounds(position, time_limit=left, tt_mb=tt_mb)
+        if team is None
+        else team.bounds(position, time_limit=left, tt_mb=tt_mb)
+    )
     if sweep is None and hi < total:
         sweep = False  # a chelem takes every point
+    inexact = Result(position, (lo, total - hi), None, sweep, None, exact=False)
     if lo < hi:
-        return Result(position, (lo, total - hi), None, sweep, None, exact=False)
-    exact = within(lambda: solve(position, moves, tt_mb=tt_mb), c, deadline)
-    if exact is not None:
-        return exact
-    return Result(position, (lo, total - hi), None, sweep, None, exact=False)
+        return inexact
+    if team is None:
+        exact = within(lambda: solve(position, moves, tt_mb=tt_mb), c, deadline)
+        return exact if exact is not None else inexact
+    values = team.card_values(position, tt_mb=tt_mb, deadline=deadline)
+    if values is None or sweep is None:
+        return inexact
+    return result_of(position, values, sweep, total, moves)
 
 
 def solve(

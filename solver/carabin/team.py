@@ -190,6 +190,23 @@ class Team:
                 if search.helper is not None:
                     search.helper.stop()
 
+    def card_values(
+        self, position: Position, *, tt_mb: int | None = None, deadline: float | None = None
+    ) -> dict[int, int] | None:
+        """The bidder's points after each legal card of ``position``, each searched by
+        :meth:`bounds` (so helped); None if the ``deadline`` (``time.monotonic()``)
+        came first."""
+        values: dict[int, int] = {}
+        for card in position.legal_moves():
+            after, winner, points = position.step(card)
+            gain = points if winner == position.bidder else 0
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            lo, hi = self.bounds(after, time_limit=left, tt_mb=tt_mb)
+            if lo < hi:
+                return None
+            values[card] = gain + lo
+        return values
+
     def _helper_core(self) -> _carabin.Core:
         mine = getattr(self._local, "core", None)
         if mine is None:
@@ -239,10 +256,10 @@ def solve(
     try:
         if time_limit is None:
             sweep = engine.all_tricks(position, tt_mb=tt_mb)
-            values = _card_values(team, position, tt_mb, None)
-            assert values is not None  # no time limit: every value is exact
+            values = team.card_values(position, tt_mb=tt_mb)
+            assert values is not None  # no deadline: every value is exact
             return engine.result_of(position, values, sweep, total, moves)
-        return _solve_within(team, position, moves, tt_mb, total, time_limit)
+        return engine._solve_within(position, moves, tt_mb, time_limit, team)
     except BaseException:
         team.stop()
         raise
@@ -250,45 +267,3 @@ def solve(
         over.set()
         for thread in helpers:
             thread.join()
-
-
-def _card_values(
-    team: Team, position: Position, tt_mb: int | None, deadline: float | None
-) -> dict[int, int] | None:
-    """The bidder's points after each legal card, searched by the team; None if the
-    ``deadline`` came first."""
-    values: dict[int, int] = {}
-    for card in position.legal_moves():
-        after, winner, points = position.step(card)
-        gain = points if winner == position.bidder else 0
-        left = None if deadline is None else max(0.0, deadline - time.monotonic())
-        lo, hi = team.bounds(after, time_limit=left, tt_mb=tt_mb)
-        if lo < hi:
-            return None
-        values[card] = gain + lo
-    return values
-
-
-def _solve_within(
-    team: Team,
-    position: Position,
-    moves: bool,
-    tt_mb: int | None,
-    total: int,
-    seconds: float,
-) -> engine.Result:
-    """The team's :func:`solve` within ``seconds``: the chelem, the position's bounds,
-    then (if they meet) every card's value, as :func:`engine.solve` under a limit."""
-    deadline = time.monotonic() + seconds
-    core = engine.core(tt_mb)
-    sweep = engine.within(lambda: engine.all_tricks(position, tt_mb=tt_mb), core, deadline)
-    lo, hi = team.bounds(position, time_limit=max(0.0, deadline - time.monotonic()), tt_mb=tt_mb)
-    if sweep is None and hi < total:
-        sweep = False  # a chelem takes every point
-    inexact = engine.Result(position, (lo, total - hi), None, sweep, None, exact=False)
-    if lo < hi:
-        return inexact
-    values = _card_values(team, position, tt_mb, deadline)
-    if values is None or sweep is None:
-        return inexact
-    return engine.result_of(position, values, sweep, total, moves)
