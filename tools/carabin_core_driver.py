@@ -16,6 +16,8 @@ driver (``carabin_core_driver.c``) that solves them, for callgrind and node coun
     build/carabin_core_settle exact < t6.txt            # how boundaries were settled
     python tools/carabin_core_driver.py build --deep-stats   # -> build/carabin_core_deep
     build/carabin_core_deep exact < t6.txt              # where the deep look-ahead's nodes go
+    python tools/carabin_core_driver.py build --patch tools/tried/suit_symmetry.patch
+    build/carabin_core_suit_symmetry exact < t6.txt     # an idea tried, and dropped
 
 ``--stats`` builds the core patched with ``tools/carabin_core_stats.patch`` (counters:
 boundaries by how they were settled, nodes inside tricks, cuts by the card that made
@@ -89,19 +91,22 @@ def dump(players: int, seed: int, deals: int, table: bool) -> None:
         print(" ".join(map(str, fields)))
 
 
-def build(out: Path, stats: str | None, march: str) -> None:
+def build(out: Path, stats: str | None, march: str, patch: Path | None = None) -> None:
     """Compile the driver; ``stats``: "stats", "order", "settle" or "deep", the core patched with
-    ``tools/carabin_core_<stats>.patch``."""
+    ``tools/carabin_core_<stats>.patch``; ``patch``: the core patched with that file instead
+    (an idea tried on a copy of the core, as those under ``tools/tried/``)."""
     out.parent.mkdir(parents=True, exist_ok=True)
     core = ROOT / "solver" / "carabin"
     flags = []
-    if stats:
-        core = out.parent / f"carabin_{stats}"
+    if stats or patch:
+        if patch is None:
+            patch = ROOT / "tools" / f"carabin_core_{stats}.patch"
+            flags = ["-DCB_STATS"]
+        patch = patch.resolve()
+        core = out.parent / f"carabin_{stats or patch.stem}"
         core.mkdir(exist_ok=True)
         shutil.copy(ROOT / "solver" / "carabin" / "_core.h", core / "_core.h")
-        patch = ROOT / "tools" / f"carabin_core_{stats}.patch"
         subprocess.run(["patch", "-s", "-p3", "-d", str(core), "-i", str(patch)], check=True)
-        flags = ["-DCB_STATS"]
     cmd = [
         "gcc", "-O3", f"-march={march}", "-g", "-pthread", *flags, "-o", str(out),
         str(ROOT / "tools" / "carabin_core_driver.c"),
@@ -132,6 +137,12 @@ def main() -> None:
         action="store_true",
         help="build: the core counting where the deep look-ahead's nodes go",
     )
+    parser.add_argument(
+        "--patch",
+        type=Path,
+        default=None,
+        help="build: the core patched with this file (-> build/carabin_core_<its stem>)",
+    )
     parser.add_argument("--march", default="native", help="build: gcc -march (default native)")
     args = parser.parse_args()
     if args.verb == "dump":
@@ -148,8 +159,13 @@ def main() -> None:
             if args.deep_stats
             else None
         )
-        name = f"carabin_core_{stats}" if stats else "carabin_core_driver"
-        build(Path(args.out or ROOT / "build" / name), stats, args.march)
+        if args.patch is not None and stats:
+            parser.error("--patch replaces the counting cores' patches: give one or the other")
+        if args.patch is not None and not args.patch.is_file():
+            parser.error(f"--patch: no such file: {args.patch}")
+        tag = stats or (args.patch.stem if args.patch is not None else None)
+        name = f"carabin_core_{tag}" if tag else "carabin_core_driver"
+        build(Path(args.out or ROOT / "build" / name), stats, args.march, args.patch)
 
 
 if __name__ == "__main__":
