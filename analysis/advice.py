@@ -227,15 +227,17 @@ def advise(
     )
 
 
-def _engine_core(game: Game) -> Any:
-    """The compiled search context the game's engine uses by default."""
+def _engine_core(game: Game, players: int | None = None) -> Any:
+    """The compiled search context the game's engine uses by default: for Carabin, that
+    of positions of ``players`` players (the game's rules' if None), as 6-player searches
+    take a larger table."""
     if game.name == "klabberjass":
         from solver.klabberjass import engine as klabberjass_engine
 
         return klabberjass_engine.core()
     from solver.carabin import engine as carabin_engine
 
-    return carabin_engine.core()
+    return carabin_engine.core(None, game.rules.players if players is None else players)
 
 
 def _within(
@@ -249,7 +251,7 @@ def _within(
     """The worlds solved, one by one, before ``seconds`` have passed: those worlds,
     their rows and (Carabin) the made and chelem counts."""
     deadline = time.monotonic() + seconds
-    core = _engine_core(game)
+    core = _engine_core(game, getattr(worlds[0], "players", None) if worlds else None)
     done: list[Any] = []
     table: list[list[int]] = []
     made, chelems = [0] * len(cards), [0] * len(cards)

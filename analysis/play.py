@@ -803,7 +803,7 @@ class CarabinState:
         if time_limit is None:
             return search()
         deadline = time.monotonic() + time_limit
-        return carabin_engine.within(search, carabin_engine.core(), deadline)
+        return carabin_engine.within(search, carabin_engine.core(None, child.players), deadline)
 
 
 def carabin_hidden(state: CarabinState) -> tuple[int, list[tuple[int, int, int]]]:

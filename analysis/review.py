@@ -171,7 +171,7 @@ def review(
         return _review(game, start, cards, progress)
     from analysis.advice import _engine_core
 
-    core = _engine_core(game)
+    core = _engine_core(game, getattr(start, "players", None))
     core.set_time_limit(time_limit)
     done = [0]
 

@@ -125,7 +125,7 @@ def _build(
         return _build_moves(game, position, depth, per_class, follow, max_nodes, None, progress)
     from analysis.advice import _engine_core
 
-    core = _engine_core(game)
+    core = _engine_core(game, getattr(position, "players", None))
     core.set_time_limit(time_limit)
     found = [1]
 

@@ -687,10 +687,9 @@ def _stats(ms: list[float]) -> dict:
     }
 
 
-def _timed(search: Callable[[], Any], limit: float | None) -> tuple[Any, float, bool]:
-    """``search()``'s answer, its milliseconds, and whether it ran out of time (the
-    answer is then None and the time the limit)."""
-    core = carabin.core(DEFAULT_TT_MB)
+def _timed(search: Callable[[], Any], limit: float | None, core: Any) -> tuple[Any, float, bool]:
+    """``search()``'s answer on ``core``, its milliseconds, and whether it ran out of time
+    (the answer is then None and the time the limit)."""
     core.set_time_limit(limit)
     t0 = time.perf_counter()
     try:
@@ -718,8 +717,8 @@ def _carabin(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
                 "(expected exact, make, chelem, or one of pimc, alphamu, tree, advice alone)"
             )
     rng = random.Random(args.seed)
-    tt = DEFAULT_TT_MB
-    core = carabin.core(tt)
+    tt = None  # each search's default table: 128 MB at 6 players (default_tt_mb)
+    core = carabin.core(tt, n)
     times: dict[str, list[float]] = {k: [] for k in kinds}
     over = dict.fromkeys(kinds, 0)
     made = chelems = 0
@@ -734,7 +733,7 @@ def _carabin(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
                 "make": partial(carabin.make, start, d.points_in_play // 2 + 1, tt_mb=tt),
                 "chelem": partial(carabin.all_tricks, start, tt_mb=tt),
             }
-            answer, ms, ran_out = _timed(searches[k], args.time_limit)
+            answer, ms, ran_out = _timed(searches[k], args.time_limit, core)
             times[k].append(ms)
             over[k] += ran_out
             made += k == "make" and bool(answer)
@@ -747,7 +746,7 @@ def _carabin(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
         "deals": args.deals,
         "seed": args.seed,
         "trick_order": order,
-        "tt_mb": tt,
+        "tt_mb": core.tt_bytes >> 20,
     }
     for k in kinds:
         report[k] = _stats(times[k])
@@ -762,7 +761,7 @@ def _carabin(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
         report["reference"] = _carabin_reference(n, args.reference_deals, rng, order, tt)
     lines = [
         f"Carabin, {n} players, {args.deals} random deals (seed {args.seed}), random bidder, "
-        f"turn-up suit trump, seat 0 leads, {order}; table {tt} MB cleared per deal"
+        f"turn-up suit trump, seat 0 leads, {order}; table {core.tt_bytes >> 20} MB cleared per deal"
     ]
     for k in kinds:
         s = report[k]
@@ -904,7 +903,7 @@ def _carabin_alphamu(game: Game, args: argparse.Namespace) -> tuple[dict, list[s
     return report, [head, *lines]
 
 
-def _carabin_reference(n: int, count: int, rng: random.Random, order: str, tt: int) -> dict:
+def _carabin_reference(n: int, count: int, rng: random.Random, order: str, tt: int | None) -> dict:
     bad = 0
     for _ in range(count):
         d = CarabinDeal.random(players=n, rng=rng)

@@ -130,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
         max_candidates=limit,
         progress=progress,
     )
-    core = _engine_core(get_game(args.game)) if args.time_limit is not None else None
+    core = _engine_core(get_game(args.game), args.players) if args.time_limit is not None else None
     timed_out = False
     if core is not None:
         core.set_time_limit(args.time_limit)  # a deadline for every search from now on

@@ -19,6 +19,7 @@ from solver.carabin.deal import (
 )
 from solver.carabin.engine import (
     DEFAULT_TT_MB,
+    SIX_PLAYER_TT_MB,
     Result,
     all_tricks,
     core,
@@ -59,6 +60,7 @@ from solver.carabin.view import View
 
 __all__ = [
     "DEFAULT_TT_MB",
+    "SIX_PLAYER_TT_MB",
     "Result",
     "all_tricks",
     "core",

@@ -409,6 +409,24 @@ static void cb_clear(cb_ctx *c)
     c->ref_n = 0;
 }
 
+/* A table of `megabytes` MB instead of the context's own (cb_new's size), empty, in a
+ * new generation: 0 if done, -1 if out of memory (the table kept as it was), -2 while
+ * shared (cb_share) or helping (cb_help). Fresh pages are zero, so nothing is cleared
+ * now: a search faults them in as it reaches them. */
+static int cb_resize(cb_ctx *c, size_t megabytes)
+{
+    if (c->seq || c->helper) return -2;
+    size_t buckets = tl_pow2_floor((megabytes << 20) / (TL_WAYS * sizeof(cb_entry)));
+    cb_entry *tt = (cb_entry *)tl_table_alloc(buckets * TL_WAYS * sizeof(cb_entry), 0);
+    if (!tt) return -1;
+    tl_table_free(c->tt, cb_tt_bytes(c));
+    c->tt = tt;
+    c->bucket_mask = buckets - 1;
+    cb_next_gen(c);
+    c->ref_n = 0;
+    return 0;
+}
+
 /* Take the card rules: trick power and card points by rank, 16 entries each, indexed by
  * the rank field of a card. The binding has checked them: the powers of ranks 0..12
  * are 0..12 once each (13..15 are no rank), points are 0..(1 << CB_PLANES) - 1, never

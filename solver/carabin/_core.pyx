@@ -47,6 +47,7 @@ cdef extern from "_core.h" nogil:
     int cb_make(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder, int leader,
                 int h, int order, const int *trick, int k, int target)
     int cb_share(cb_ctx *c, int on)
+    int cb_resize(cb_ctx *c, size_t megabytes)
     int cb_help(cb_ctx *c, const cb_ctx *main, int n, const uint64_t *hands, int trump,
                 int bidder, int leader, int h, int order, const int *trick, int k, int guess)
     int cb_all_tricks(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder,
@@ -339,6 +340,20 @@ cdef class Core:
     def clear(self):
         self._alone("clear")
         cb_clear(self.ctx)
+
+    def resize(self, megabytes):
+        """Take a transposition table of ``megabytes`` MB instead, empty (the other
+        tables and every setting are kept). Not while the table is shared (:meth:`share`)
+        or helped; MemoryError (and the table kept) if it cannot be allocated."""
+        cdef size_t mb = _megabytes(megabytes)
+        self._alone("resize")
+        if self.shared:
+            raise RuntimeError("cannot resize a shared table: stop sharing it first")
+        cdef int r = cb_resize(self.ctx, mb)
+        if r == -1:
+            raise MemoryError(f"cannot allocate a {mb} MB transposition table")
+        if r != 0:
+            raise RuntimeError("cannot resize the table of a core that is helping another")
 
     cdef int _alone(self, what) except -1:
         if self.helpers:

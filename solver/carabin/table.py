@@ -77,12 +77,6 @@ class TableRow:
         return self.to_json()
 
 
-#: The table of each worker of a 6-player deal table when none is given (else the
-#: engine's 32 MB): the longest searches of its rows take 11-27% fewer nodes and 11-22%
-#: less CPU in 128 MB (README, speed), for some 170 MB a worker in all.
-SIX_PLAYER_TT_MB = 128
-
-
 def deal_table(
     deal: Deal,
     rules: Rules | None = None,
@@ -98,7 +92,8 @@ def deal_table(
         deal: the deal.
         rules: the rules (the trick order matters; the number of players is the deal's).
         tt_mb: transposition table size in MB (of each worker); None: the engine's
-            default, :data:`SIX_PLAYER_TT_MB` at 6 players.
+            default for the deal's players (:func:`solver.carabin.engine.default_tt_mb`:
+            128 MB at 6 players).
         time_limit: seconds for the whole table, shared among the rows not yet started;
             a row whose share runs out gets proven bounds (see :class:`TableRow`), and
             the time the quicker rows leave goes, pass after pass, to the rows still
@@ -120,14 +115,12 @@ def deal_table(
             :func:`~solver.limits.max_workers`.
     """
     workers = check_count(workers, "workers", 1, max_workers(), "four per core")
-    if tt_mb is None and deal.players >= 6:
-        tt_mb = SIX_PLAYER_TT_MB
     order = rules.trick_order if rules is not None else "alternate"
     total = deal.points_in_play
     bidders = [deal.bidder] if deal.bidder is not None else range(deal.players)
     trumps = [deal.trump] if deal.trump is not None else range(4)
     contracts = [(b, t) for b in bidders for t in trumps]
-    engine.core(tt_mb)  # made (its table allocated and cleared) before the clock starts
+    engine.core(tt_mb, deal.players)  # made before the clock starts
     deadline = None if time_limit is None else time.monotonic() + time_limit
     rows: list[TableRow | None] = [None] * len(contracts)
     pending = list(range(len(contracts)))
@@ -165,7 +158,7 @@ def deal_table(
                 if shown is not None:
                     shown(k, len(contracts))
         else:
-            done = _in_team(row, pending, workers, tt_mb, shown)
+            done = _in_team(row, pending, workers, tt_mb, deal.players, shown)
             for i, one in zip(pending, done, strict=True):
                 rows[i] = one
         first = False
@@ -186,6 +179,7 @@ def _in_team(
     items: list[int],
     workers: int,
     tt_mb: int | None,
+    players: int,
     progress: Callable[[int, int], None] | None,
 ) -> list[TableRow]:
     """``row`` of every item, ``workers`` threads at once, in the items' order; progress
@@ -201,7 +195,7 @@ def _in_team(
     contexts: set = set()  # every worker's search context, to stop them
 
     def worker() -> None:
-        contexts.add(engine.core(tt_mb))
+        contexts.add(engine.core(tt_mb, players))
         while True:
             with lock:
                 job = todo.pop(0) if todo else None
@@ -260,7 +254,7 @@ def _row_within(
     """One row within ``seconds``: the make probe, the chelem, then the exact points;
     what an ``earlier`` pass proved of this row (its bounds, made, chelem) is kept."""
     deadline = time.monotonic() + seconds
-    c = engine.core(tt_mb)
+    c = engine.core(tt_mb, start.players)
     target = total // 2 + 1  # the fewest points that make the contract
     made = earlier.made if earlier is not None else None
     if made is None:

@@ -81,7 +81,7 @@ class Team:
         then."""
         if position.is_over:
             return (0, 0)
-        core = engine.core(tt_mb)
+        core = engine.core(tt_mb, position.players)
         # shared for this search only: the locks cost a shared table's small searches
         # a cache miss a store (seed 3006's median 6-player search 0.21 -> 0.39 ms)
         was_shared = core.is_shared

@@ -131,6 +131,63 @@ def test_small_table_gives_the_same_values():
         assert carabin.core(1).tt_bytes <= 1 << 20
 
 
+def test_six_player_searches_take_the_larger_table():
+    """A 6-player search given no size grows the thread's default context to
+    SIX_PLAYER_TT_MB (what was set on it stays: a time limit stops that search); a size
+    asked is a context of that size; the answers are those of other tables."""
+    engine = carabin.engine
+    six = min(carabin.SIX_PLAYER_TT_MB, engine.max_tt_mb())
+    assert engine.default_tt_mb(6) == six
+    assert engine.default_tt_mb(5) == engine.default_tt_mb(4) == carabin.DEFAULT_TT_MB
+    d6, d4 = Deal.random(players=6, seed=11), Deal.random(players=4, seed=3)
+    p6, p4 = d6.position(bidder=2, trump=suit_of(d6.turn)), d4.position(bidder=0, trump=0)
+    target = d6.points_in_play // 2 + 1
+    got: dict[str, object] = {}
+
+    def run() -> None:  # a thread of its own: each thread makes its own contexts
+        default = engine.core()
+        got["before"] = default.tt_bytes
+        got["value"] = carabin.value(p4)
+        got["after4"] = default.tt_bytes
+        got["make"] = carabin.make(p6, target)
+        got["after6"] = default.tt_bytes
+        got["same"] = engine.core(None, 6) is default and engine.core(None, 4) is default
+        got["value again"] = carabin.value(p4)
+        got["asked"] = engine.core(carabin.DEFAULT_TT_MB).tt_bytes
+        default.set_time_limit(0.0)  # set on the default context, seen by 6-player searches
+        try:
+            carabin.value(hard_start())
+        except TimeoutError:
+            got["stopped"] = True
+        finally:
+            default.set_time_limit(None)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    mb = 1 << 20
+    assert got["before"] == got["after4"] == carabin.DEFAULT_TT_MB * mb
+    assert got["after6"] == six * mb and got["same"]
+    assert got["asked"] == carabin.DEFAULT_TT_MB * mb
+    assert got["stopped"]
+    assert got["make"] == carabin.make(p6, target, tt_mb=carabin.DEFAULT_TT_MB)
+    assert got["value"] == got["value again"] == carabin.value(p4, tt_mb=1)
+
+
+def test_a_shared_or_helped_table_is_not_resized():
+    core = carabin.engine.new_core(1)
+    core.resize(2)
+    assert core.tt_bytes == 2 << 20
+    core.share(True)
+    with pytest.raises(RuntimeError, match="shared"):
+        core.resize(4)
+    core.share(False)
+    core.resize(1)
+    assert core.tt_bytes == 1 << 20
+    with pytest.raises(ValueError):
+        core.resize(0)
+
+
 def test_table_survives_other_deals():
     """Entries of one deal are never used for another (ownership generations)."""
     a, b = Deal.random(players=3, seed=40), Deal.random(players=3, seed=41)
