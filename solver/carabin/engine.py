@@ -364,7 +364,8 @@ def pimc(
         lost: (chelem) the bidder has already lost a trick: the chelem has failed.
         time_limit: seconds a search; a world not decided by then counts as half a
             failure for the candidate (None: no limit).
-        tt_mb: transposition table size in MB (default 32).
+        tt_mb: transposition table size in MB (None: the thread's default context,
+            see :func:`core`).
 
     Returns:
         The chosen candidate, with the worlds evaluated and those left undecided.
