@@ -84,7 +84,6 @@ from analysis.cli.common import (
 from analysis.samples import random_positions
 from solver import carabin, klabberjass
 from solver.carabin.deal import Deal as CarabinDeal
-from solver.carabin.engine import DEFAULT_TT_MB
 from solver.carabin.position import Position as CarabinPosition
 from solver.cards import SUITS, card_str, format_holding, suit_of
 from solver.errors import TricklabError
@@ -717,8 +716,7 @@ def _carabin(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
                 "(expected exact, make, chelem, or one of pimc, alphamu, tree, advice alone)"
             )
     rng = random.Random(args.seed)
-    tt = None  # each search's default table: 128 MB at 6 players (default_tt_mb)
-    core = carabin.core(tt, n)
+    core = carabin.core(None, n)  # the searches' default table: 128 MB at 6 players
     times: dict[str, list[float]] = {k: [] for k in kinds}
     over = dict.fromkeys(kinds, 0)
     made = chelems = 0
@@ -729,9 +727,9 @@ def _carabin(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
         for k in kinds:
             core.clear()
             searches: dict[str, Callable[[], Any]] = {
-                "exact": partial(carabin.value, start, tt_mb=tt),
-                "make": partial(carabin.make, start, d.points_in_play // 2 + 1, tt_mb=tt),
-                "chelem": partial(carabin.all_tricks, start, tt_mb=tt),
+                "exact": partial(carabin.value, start),
+                "make": partial(carabin.make, start, d.points_in_play // 2 + 1),
+                "chelem": partial(carabin.all_tricks, start),
             }
             answer, ms, ran_out = _timed(searches[k], args.time_limit, core)
             times[k].append(ms)
@@ -758,7 +756,7 @@ def _carabin(game: Game, args: argparse.Namespace) -> tuple[dict, list[str]]:
     if "chelem" in kinds:
         report["chelem"]["chelems"] = chelems
     if args.reference_deals:
-        report["reference"] = _carabin_reference(n, args.reference_deals, rng, order, tt)
+        report["reference"] = _carabin_reference(n, args.reference_deals, rng, order)
     lines = [
         f"Carabin, {n} players, {args.deals} random deals (seed {args.seed}), random bidder, "
         f"turn-up suit trump, seat 0 leads, {order}; table {core.tt_bytes >> 20} MB cleared per deal"
@@ -903,14 +901,14 @@ def _carabin_alphamu(game: Game, args: argparse.Namespace) -> tuple[dict, list[s
     return report, [head, *lines]
 
 
-def _carabin_reference(n: int, count: int, rng: random.Random, order: str, tt: int | None) -> dict:
+def _carabin_reference(n: int, count: int, rng: random.Random, order: str) -> dict:
     bad = 0
     for _ in range(count):
         d = CarabinDeal.random(players=n, rng=rng)
         # keep the lowest card of every hand
         hands = tuple((left & -left, right & -right) for left, right in d.hands)
         p = CarabinPosition(suit_of(d.turn), rng.randrange(n), 0, 0, hands, (), order)
-        if carabin.value(p, tt_mb=tt) != carabin_points(p)[0]:
+        if carabin.value(p) != carabin_points(p)[0]:
             bad += 1
     return {"positions": count, "disagreements": bad}
 
@@ -950,7 +948,7 @@ def _carabin_analysis(game: Game, args: argparse.Namespace) -> tuple[dict, list[
     tricks = 4 if args.tricks is None else args.tricks
     limit = args.time_limit
     rng = random.Random(args.seed)
-    core = carabin.core(DEFAULT_TT_MB)
+    core = carabin.core(None, n)  # the context the trees and advice search with
     times: list[float] = []
     sizes: list[int] = []
     worlds: list[int] = []

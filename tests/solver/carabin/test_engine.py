@@ -174,7 +174,7 @@ def test_six_player_searches_take_the_larger_table():
     assert got["value"] == got["value again"] == carabin.value(p4, tt_mb=1)
 
 
-def test_a_shared_or_helped_table_is_not_resized():
+def test_a_shared_table_is_not_resized():
     core = carabin.engine.new_core(1)
     core.resize(2)
     assert core.tt_bytes == 2 << 20
