@@ -2,8 +2,9 @@
 
 A context owns a transposition table. Each thread gets contexts of its own, so searches
 running in several threads at once (the compiled cores release the GIL while they
-search) never share a table. In each thread the context of the default size and that
-of the last other size asked are kept: sizes asked one after the other do not add up.
+search) never share a table. In each thread the default context (a game engine may
+grow its table: Carabin's for 6 players) and that of the last size asked explicitly are
+kept: sizes asked one after the other do not add up.
 """
 
 from __future__ import annotations

@@ -72,7 +72,7 @@ def core(tt_mb: int | None = None, players: int | None = None) -> _carabin.Core:
     asks for it (so a 6-player search gets 128 MB; what was set on the context, a time
     limit say, stays; the table, once grown, stays so in that thread).
 
-    In each thread the contexts of the default size and of the last other size asked
+    In each thread the default context and the context of the last size asked
     are kept (:class:`solver.contexts.Contexts`: threads never share a table). A
     table's entries belong to the deal (card ownership) they were computed in and stay
     valid for every position of that deal, so per-move values and deal tables reuse

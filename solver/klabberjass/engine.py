@@ -53,7 +53,7 @@ def core(tt_mb: int | None = None) -> _klabberjass.Core:
     """The calling thread's Klabberjass search context with a ``tt_mb`` MB transposition
     table.
 
-    In each thread the contexts of the default size and of the last other size asked
+    In each thread the default context and the context of the last size asked
     are kept (:class:`solver.contexts.Contexts`: threads never share a table): a table
     stays valid across positions (entries are keyed on trump, leader and both hands),
     so later solves reuse earlier work. The core plays by the card tables of
