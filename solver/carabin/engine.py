@@ -81,8 +81,9 @@ def core(tt_mb: int | None = None, players: int | None = None) -> _carabin.Core:
     if tt_mb is not None:
         return _contexts.get(tt_mb)
     default = _contexts.get(None)
-    if players is not None and default.tt_bytes < default_tt_mb(players) << 20:
-        default.resize(default_tt_mb(players))  # it grows, never shrinks
+    want = DEFAULT_TT_MB if players is None else default_tt_mb(players)
+    if default.tt_bytes < want << 20:
+        default.resize(want)  # it grows, never shrinks
     return default
 
 
