@@ -205,9 +205,6 @@ static const uint64_t cb_world2_after[CB_MAXP + 1] = {UINT64_MAX, UINT64_MAX, UI
 #define CB_DEEP_PLAYERS 5
 /* The first card's node budget in a race of the coalition's cards (cb_trick_race). */
 #define CB_RACE_BUDGET 100000
-/* The first node budget of the probes that alternate two orders of the coalition's
- * cards in the first trick (cb_probe), by player count (0: a probe keeps one order). */
-static const uint64_t cb_alt_budget[CB_MAXP + 1] = {0, 0, 0, 0, 0, 0, 100000};
 /* It is taken at boundaries of three cards a hand in both worlds too. Without the
  * coupled bound at its leaves: at 6 (the core alone, 50 deals each) seed 3003 555 M ->
  * 357 M nodes (its slowest deal 196 M -> 96 M, 14.7 s -> 7.7 s), seeds 2026 and 3001
@@ -288,12 +285,6 @@ typedef struct {
     cb_entry *own_tt;
     uint64_t own_mask;
     int helper, rev_above;
-    /* The probes that alternate two orders (cb_probe): the first budget (0: none; 1: the
-     * one of cb_alt_budget for the deal's players), and while a probe searches with the
-     * coalition's cards of the first trick in the reverse order, flip is set and the
-     * trick's nodes are those of more cards than flip_above. */
-    uint64_t alt;
-    int flip, flip_above;
     int deep_vn[CB_MAXP]; /* in cb_deep: the other kind's single-world values by leader,
                            * -1 until asked (its cards do not change in that trick) */
 } cb_ctx;
@@ -364,7 +355,6 @@ static cb_ctx *cb_new(size_t megabytes)
     c->canon = 1;
     c->deep = 1;
     c->race = CB_RACE_BUDGET;
-    c->alt = 1;
     c->gen = 1;
     c->budget = UINT64_MAX;
     return c;
@@ -511,16 +501,6 @@ static void cb_set_deep(cb_ctx *c, int on)
 static void cb_set_race(cb_ctx *c, uint64_t budget)
 {
     c->race = budget;
-    cb_next_gen(c);
-}
-
-/* Probes alternating two orders of the coalition's cards in the first trick from a
- * first budget of `budget` nodes at every player count, from the one of cb_alt_budget
- * for the deal's players (1, the default), or a probe in one order (0): the values are
- * the same, for the tests to check. */
-static void cb_set_alt(cb_ctx *c, uint64_t budget)
-{
-    c->alt = budget;
     cb_next_gen(c);
 }
 
@@ -1002,8 +982,7 @@ static inline __attribute__((always_inline)) int cb_order(const cb_ctx *c, const
         }
         k = tl_insert_s(out, scores, k, x, s);
     }
-    if (seat != b && ((c->helper && cb_popc(c->world[0] | c->world[1]) + t->i > c->rev_above) ||
-                      (c->flip && cb_popc(c->world[0] | c->world[1]) + t->i > c->flip_above)))
+    if (c->helper && seat != b && cb_popc(c->world[0] | c->world[1]) + t->i > c->rev_above)
         for (int i = 0, j = k - 1; i < j; i++, j--) {
             int x = out[i];
             out[i] = out[j];
@@ -2270,44 +2249,6 @@ static int cb_node_total(const cb_ctx *c, const cb_node *node)
     return node->t.tpts + cb_points(c, c->world[0] | c->world[1]);
 }
 
-/* Whether the bidder takes at least g points: cb_node_search in the window (g - 1, g),
- * fail-soft. A probe the coalition refutes costs, in the first trick, finding one
- * combination of its cards that holds the bidder under g, and the move order can put
- * that combination last: 6 players, seed 3103, deal #134, the make/fail probe the bidder
- * fails took 12.7 M nodes, the same with the coalition's cards of the first trick in
- * the reverse order 1.7 M; but seed 3102 #129's 0.88 M became 7.3 M. So at 6 players
- * (cb_alt_budget) a probe alternates the two orders under node budgets, each order's
- * budget twice the one before it: 100,000 nodes in the move order, 100,000 reversed,
- * 200,000 in order and so on. A stopped search stores nothing, so each order finds in
- * the table what the other finished. Measured on the driver (tools/carabin_core_driver.c,
- * 128 MB table, cleared per search), 200 deals each: 6 players, make/fail probes of seeds
- * 3101, 3102, 3103, nodes 5.02, 1.56, 12.81 M -> 4.98, 1.32, 3.00 M, the slowest 4.94,
- * 0.88, 12.69 M -> 4.89, 0.44, 2.88 M (3101's slowest is a probe the bidder makes); the
- * exact values of seed 3101 3.65 G -> 3.69 G nodes (median 156 k -> 101 k). At 4 and 5
- * players it did not pay: 5 players, seed 3101, exact 95.2 M -> 102.4 M nodes (slowest
- * 4.4 M -> 8.2 M), make/fail probes 0.42 M -> 0.59 M; budgets of 10,000, 30,000 and
- * 300,000, or the reverse order in the first two or three tricks, did worse at 6. */
-static int cb_probe(cb_ctx *c, const cb_node *node, int g)
-{
-    uint64_t b0 = c->alt == 1 ? cb_alt_budget[c->n] : c->alt;
-    if (!b0 || c->helper) return cb_node_search(c, node, g - 1, g);
-    uint64_t outer = c->budget;
-    int v;
-    for (int round = 0;; round++) {
-        if (round && !(round & 1) && b0 < (1ull << 56)) b0 *= 2;
-        uint64_t mine = c->nodes + b0;
-        c->flip = round & 1;
-        c->flip_above = cb_popc(c->world[0] | c->world[1]) + node->t.i - c->n;
-        c->budget = mine < outer ? mine : outer;
-        v = cb_node_search(c, node, g - 1, g);
-        c->budget = outer;
-        c->flip = 0;
-        if (!c->stop.stopped || mine >= outer || c->nodes < mine || tl_stop_due(&c->stop)) break;
-        c->stop.stopped = 0; /* its own budget ran out: the other order's turn */
-    }
-    return v;
-}
-
 /* The node budget of the first probe of an exact value, by player count (0: none); see
  * cb_exact_node. */
 static const uint64_t cb_first_budget[CB_MAXP + 1] = {0, 0, 0, 0, 30000, 0, 1000000};
@@ -2348,7 +2289,7 @@ static int cb_exact_node(cb_ctx *c, const cb_node *node, int guess)
     c->hi = hi;
     while (lo < hi) {
         c->budget = budget ? c->nodes + budget : UINT64_MAX;
-        int v = budget ? cb_node_search(c, node, g - 1, g) : cb_probe(c, node, g);
+        int v = cb_node_search(c, node, g - 1, g);
         c->budget = UINT64_MAX;
         if (budget && c->stop.stopped && !tl_stop_due(&c->stop)) {
             c->stop.stopped = 0; /* only the budget stopped it */
@@ -2447,7 +2388,7 @@ static int cb_make(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidde
     cb_load(c, n, hands, trump, bidder, leader, h, order, trick, k, &node);
     if (target <= 0) return 1;
     if (target > cb_node_total(c, &node)) return 0;
-    int v = cb_probe(c, &node, target);
+    int v = cb_node_search(c, &node, target - 1, target);
     return c->stop.stopped ? -1 : v >= target;
 }
 

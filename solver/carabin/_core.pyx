@@ -40,7 +40,6 @@ cdef extern from "_core.h" nogil:
     void cb_set_canon(cb_ctx *c, int on)
     void cb_set_deep(cb_ctx *c, int on)
     void cb_set_race(cb_ctx *c, uint64_t budget)
-    void cb_set_alt(cb_ctx *c, uint64_t budget)
     uint64_t CB_RACE_BUDGET
     size_t cb_tt_bytes(const cb_ctx *c)
     int cb_value(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder, int leader,
@@ -477,21 +476,6 @@ cdef class Core:
         if budget is not None:
             b = _cint(budget, "budget", 1, 2**40, "a positive int")
         cb_set_race(self.ctx, b if on else 0)
-
-    def set_alternation(self, on=True, budget=None):
-        """Let a probe alternate two orders of the coalition's cards in the first trick
-        (the move order's and its reverse) under node budgets that double every two
-        rounds, each order finding in the table what the other finished (True, the
-        default; cb_probe in _core.h: at 6 players, from 100,000 nodes), or search in the
-        move order (False). ``budget``: the first budget in nodes at every player count
-        (None: the core's, by players); small ones make every probe alternate many times,
-        for the tests. Values never depend on it."""
-        if not isinstance(on, bool):
-            raise ValueError(f"invalid on {on!r}: True or False")
-        cdef uint64_t b = 1
-        if budget is not None:
-            b = _cint(budget, "budget", 2, 2**40, "an int of at least 2")
-        cb_set_alt(self.ctx, b if on else 0)
 
     @property
     def last_bounds(self):
