@@ -103,6 +103,51 @@ def _carabin_points(row: CarabinRow) -> str:
     return str(row.points) if row.bounds is None else f"{row.bounds[0]}-{row.bounds[1]}"
 
 
+def _carabin_rank(row: CarabinRow, upper: bool) -> tuple[bool, bool, int]:
+    """How good a contract is for its bidder (a chelem, then made, then more points),
+    at worst or, ``upper``, at best of what a time limit left undecided."""
+    if upper:
+        hi = row.points if row.bounds is None else row.bounds[1]
+        return row.chelem is not False, row.made is not False, hi
+    lo = row.points if row.bounds is None else row.bounds[0]
+    return row.chelem is True, row.made is True, lo
+
+
+def _carabin_contract(row: CarabinRow) -> str:
+    return f"{SUIT_SYMBOLS[row.trump]} {SUITS[row.trump]}"
+
+
+def _carabin_outcome(row: CarabinRow) -> str:
+    what = (
+        "chelem"
+        if row.chelem
+        else "made"
+        if row.made
+        else "failed"
+        if row.made is False
+        else "undecided"
+    )
+    return f"{what}, {_carabin_points(row)} points"
+
+
+def _carabin_best(seat: int, rows: list[CarabinRow]) -> str:
+    """A seat's best contract; under a time limit that left the choice open, every
+    contract that may still be the best, the surest first."""
+    sure = max(rows, key=lambda r: _carabin_rank(r, upper=False))
+    floor = _carabin_rank(sure, upper=False)
+    open_ = [r for r in rows if r is not sure and _carabin_rank(r, upper=True) > floor]
+    if not open_:
+        return f"{seat} {_carabin_contract(sure)} ({_carabin_outcome(sure)})"
+    rows = [sure, *open_]
+    return (
+        f"{seat} "
+        + " or ".join(_carabin_contract(r) for r in rows)
+        + " (undecided in the time limit: "
+        + "; ".join(f"{_carabin_contract(r)} {_carabin_outcome(r)}" for r in rows)
+        + ")"
+    )
+
+
 def _carabin_text(table: DealTable) -> str:
     deal = table.deal
     total = deal.points_in_play
@@ -116,25 +161,10 @@ def _carabin_text(table: DealTable) -> str:
             f"  {row.bidder:>6}  {SUIT_SYMBOLS[row.trump]} {SUITS[row.trump]}"
             f"  {_carabin_points(row):>7}  {_yes(row.made):>4}  {_yes(row.chelem):>6}"
         )
-    best = []
-    for seat in sorted({row.bidder for row in table}):
-        # the score counts a chelem, then made; more points is the tie-break
-        row = max(
-            (r for r in table if r.bidder == seat),
-            key=lambda r: (r.chelem is True, r.made is True, r.points),
-        )
-        what = (
-            "chelem"
-            if row.chelem
-            else "made"
-            if row.made
-            else "failed"
-            if row.made is False
-            else "?"
-        )
-        best.append(
-            f"{seat} {SUIT_SYMBOLS[row.trump]} {SUITS[row.trump]} ({what}, {_carabin_points(row)} points)"
-        )
+    best = [
+        _carabin_best(seat, [r for r in table if r.bidder == seat])
+        for seat in sorted({row.bidder for row in table})
+    ]
     lines.append("Best contract for each seat: " + "; ".join(best))
     if any(row.bounds is not None for row in table):
         lines.append("(a-b: the time limit ran out; the points are proven to lie in that range)")
