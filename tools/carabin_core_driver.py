@@ -39,6 +39,13 @@ nodes of the bounds' own searches (single-world games, one-trick and deep look-a
 the deep look-aheads by tricks played and outcome with their nodes, how their leaves
 were valued, and for each side, in the deep look-ahead and in the search, its nodes and
 which card (first, second, ...) cut; it applies to the core of the commit that added it.
+``--gap-stats`` builds the core patched with ``tools/carabin_core_gap.patch``: one in 100
+of the boundaries two tricks in (three cards a hand of each kind) that a zero-window
+search proves at least its beta is solved exactly in a context of its own, and the
+driver prints histograms of the exact value against beta, the single-world lower bound,
+the coupled bound, the upper bound, the single-world games in which the bidder
+never leads again (not a bound) and the lead-budget pair of
+``tools/tried/lead_budget_bound.patch``; it applies to the core of the commit that added it.
 
 The deals are those of ``tools/carabin_nodes.py bench`` (and ``tricklab bench
 carabin``): the same generator, random bidder, the turn-up suit trump, seat 0 leads.
@@ -92,7 +99,7 @@ def dump(players: int, seed: int, deals: int, table: bool) -> None:
 
 
 def build(out: Path, stats: str | None, march: str, patch: Path | None = None) -> None:
-    """Compile the driver; ``stats``: "stats", "order", "settle" or "deep", the core patched with
+    """Compile the driver; ``stats``: "stats", "order", "settle", "deep" or "gap", the core patched with
     ``tools/carabin_core_<stats>.patch``; ``patch``: the core patched with that file instead
     (an idea tried on a copy of the core, as those under ``tools/tried/``)."""
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -138,6 +145,11 @@ def main() -> None:
         help="build: the core counting where the deep look-ahead's nodes go",
     )
     parser.add_argument(
+        "--gap-stats",
+        action="store_true",
+        help="build: the core comparing bounds with exact values two tricks in",
+    )
+    parser.add_argument(
         "--patch",
         type=Path,
         default=None,
@@ -157,6 +169,8 @@ def main() -> None:
             if args.settle_stats
             else "deep"
             if args.deep_stats
+            else "gap"
+            if args.gap_stats
             else None
         )
         if args.patch is not None and stats:
