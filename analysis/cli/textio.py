@@ -166,7 +166,13 @@ def result_text(game: Game, result: Any, line: list[int] | None = None) -> str:
         line: an optimal line to show, when the result has none of its own.
     """
     p = result.position
-    points = ", ".join(f"{side} {v}" for side, v in zip(game.sides, result.points, strict=True))
+    if getattr(result, "exact", True):
+        points = ", ".join(f"{side} {v}" for side, v in zip(game.sides, result.points, strict=True))
+    else:  # a time limit ran out: the proven ranges, as the JSON gives them
+        ranges = result.to_json()["points"]
+        shown = zip(game.sides, ranges.values(), strict=True)
+        points = ", ".join(f"{side} {lo}-{hi}" for side, (lo, hi) in shown)
+        points += " (proven bounds: the time limit ran out)"
     lines = [position_diagram(game, p), f"Double-dummy points from here: {points}"]
     if result.best is not None:
         lines.append(f"Best card: {card_str(result.best)}")

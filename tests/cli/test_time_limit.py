@@ -35,6 +35,22 @@ def test_solve_carabin_out_of_time_gives_bounds_and_a_note(cli) -> None:
     assert err.count("\n") == 1 and "time limit" in err and "bounds" in err
 
 
+def test_solve_out_of_time_readable_shows_the_ranges_not_a_value(cli) -> None:
+    """The readable answer gives the proven ranges, as the JSON does, and says so; it
+    never shows a bound as if it were the value."""
+    start = carabin.Deal.random(seed=5, players=4).position(bidder=1, trump=2)
+    total = start.points_left()
+    status, out, err = cli("solve", "carabin", str(start), "--time-limit", "1e-9")
+    assert status == 0 and "time limit" in err
+    line = next(x for x in out.splitlines() if x.startswith("Double-dummy points from here"))
+    assert line == (
+        f"Double-dummy points from here: bidder 0-{total}, others 0-{total} "
+        "(proven bounds: the time limit ran out)"
+    )
+    status, out, _ = cli("solve", "klabberjass", SIMPLE, "--time-limit", "30")
+    assert "Double-dummy points from here: E 25, D 0\n" in out
+
+
 def test_deal_carabin_with_a_limit(cli) -> None:
     status, out, err = cli(
         "deal",
