@@ -170,8 +170,8 @@ def result_text(game: Game, result: Any, line: list[int] | None = None) -> str:
         points = ", ".join(f"{side} {v}" for side, v in zip(game.sides, result.points, strict=True))
     else:  # a time limit ran out: the proven ranges, as the JSON gives them
         ranges = result.to_json()["points"]
-        shown = zip(game.sides, ranges.values(), strict=True)
-        points = ", ".join(f"{side} {lo}-{hi}" for side, (lo, hi) in shown)
+        by_side = zip(game.sides, ranges.values(), strict=True)
+        points = ", ".join(f"{side} {lo}-{hi}" for side, (lo, hi) in by_side)
         points += " (proven bounds: the time limit ran out)"
     lines = [position_diagram(game, p), f"Double-dummy points from here: {points}"]
     if result.best is not None:
