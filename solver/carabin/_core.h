@@ -196,6 +196,8 @@ static const uint64_t cb_world2_after[CB_MAXP + 1] = {UINT64_MAX, UINT64_MAX, UI
  * slowest 5-player deals of seeds 2026 and 2027, 90.5 M -> 75.0 M; 6 players, seed 2026
  * #19 (value 2, two costly fail-low probes) 367 M -> 284 M. */
 #define CB_UPPER_PLAYERS 5
+/* The no-lead bound (cb_nolead_bound) is used from this many players on. */
+#define CB_NOLEAD_BOUND_PLAYERS 6
 /* The look-ahead two tricks deep (cb_deep) is used from this many players on. At 4 it
  * cut nodes but cost instructions (callgrind, the six slowest of 200 deals of seed 77:
  * nodes -8 %, instructions 1.244 G -> 1.311 G; the first 100 deals 5.076 G -> 5.141 G);
@@ -269,6 +271,7 @@ typedef struct {
     uint64_t wstart2; /* boundaries of two cards a hand of both kinds get them from here
                        * (cb_world2_after) */
     int wvar; /* the variant of the single-world games being searched (CB_PLAIN ...) */
+    int nolead; /* the no-lead bound (cb_nolead_bound) */
     int lanes; /* games of two cards a hand solved on lanes (cb_world2, cb_last4) */
     cb_lworld *lw; /* worlds of two cards a hand as lanes (cb_lane_world) */
     int canon; /* boundaries also looked up by their canonical cards (cb_canon) */
@@ -355,6 +358,7 @@ static cb_ctx *cb_new(size_t megabytes)
     c->canon = 1;
     c->deep = 1;
     c->race = CB_RACE_BUDGET;
+    c->nolead = 1;
     c->gen = 1;
     c->budget = UINT64_MAX;
     return c;
@@ -501,6 +505,14 @@ static void cb_set_deep(cb_ctx *c, int on)
 static void cb_set_race(cb_ctx *c, uint64_t budget)
 {
     c->race = budget;
+    cb_next_gen(c);
+}
+
+/* The no-lead bound at trick boundaries and the deep look-ahead's leaves (1, the
+ * default) or not (0): the values are the same, for the tests to check. */
+static void cb_set_nolead(cb_ctx *c, int on)
+{
+    c->nolead = on;
     cb_next_gen(c);
 }
 
@@ -914,6 +926,8 @@ static int cb_world_value(cb_ctx *c, int h, int leader);
 #define CB_DUCK1 2  /* the bidder ducks every trick he does not lead but the last */
 #define CB_DUCK2 3  /* ... but the last two */
 #define CB_UPPER 4 /* every later leader chosen by the bidder: an upper bound (cb_world_upper) */
+#define CB_NOBID 5 /* every later leader a seat of the coalition (cb_nolead_bound) */
+#define CB_NOWIN 6 /* the bidder takes no trick: 0, or CB_NODUCK where he cannot avoid one */
 #define CB_NODUCK (-100) /* a ducking game in which the bidder cannot duck: no bound */
 
 /* Order the moves of `seat` in the trick: higher score first. Whoever wins a trick leads
@@ -1341,11 +1355,13 @@ static uint64_t cb_lane_over(const cb_ctx *c, int cards[][2], int leader, int se
 }
 
 /* The exact value of the single-world game of kind h (every hand holding two cards of
- * it) with `leader` (a seat) to lead, in variant c->wvar, CB_PLAIN or CB_DUCK1 (the
- * others restrict nothing here): the bidder's points of the first trick where he takes
- * it, plus those of the last where he takes it whoever leads it (the coalition chooses
- * its leader). In CB_DUCK1 the bidder who does not lead may not play a card above the
- * trick's; where he has none, CB_NODUCK. */
+ * it) with `leader` (a seat) to lead, in variant c->wvar, CB_PLAIN, CB_UPPER, CB_DUCK1,
+ * CB_NOBID or CB_NOWIN (the others restrict nothing here): the bidder's points of the
+ * first trick where he takes it, plus those of the last where he takes it whoever leads
+ * it (the coalition chooses its leader; in CB_UPPER the bidder, in CB_NOBID the
+ * coalition among its seats). In CB_DUCK1 the bidder who does not lead may not play a
+ * card above the trick's; where he has none, CB_NODUCK. In CB_NOWIN the value is 0, or
+ * CB_NODUCK where the coalition can make him take either trick. */
 static int cb_world2(cb_ctx *c, int h, int leader)
 {
     int n = c->n, b = c->bidder, lanes = 1 << n;
@@ -1358,19 +1374,22 @@ static int cb_world2(cb_ctx *c, int h, int leader)
     uint64_t top0[2] = {cb_lane_top(c, cards, b, 0, 0), cb_lane_top(c, cards, b, 1, 0)};
     uint64_t top1[2] = {cb_lane_top(c, cards, b, 0, 1), cb_lane_top(c, cards, b, 1, 1)};
     uint64_t first = cb_lane_wins(c, cards, leader, 0, b, top0), last = ~0ull;
-    if (c->wvar == CB_UPPER) { /* he takes it if some leader lets him */
+    if (c->wvar == CB_UPPER || c->wvar == CB_NOWIN) {
+        /* he takes it if some leader lets him (his choice), makes him (the coalition's) */
         last = 0;
         for (int l = 0; l < n; l++) last |= cb_lane_wins(c, cards, l, 1, b, top1);
     } else {
-        for (int l = 0; l < n && last; l++) last &= cb_lane_wins(c, cards, l, 1, b, top1);
+        for (int l = 0; l < n && last; l++)
+            if (l != b || c->wvar != CB_NOBID) last &= cb_lane_wins(c, cards, l, 1, b, top1);
     }
     uint64_t barred = c->wvar == CB_DUCK1 && leader != b ? cb_lane_over(c, cards, leader, b) : 0;
     uint8_t p[64];
     cb_lane_points(c, cards, p);
     int total = cb_points(c, c->world[h]);
     int v[64];
+    if (c->wvar == CB_NOWIN) barred = first | last; /* the lanes where he takes a trick */
     for (int i = 0; i < lanes; i++) {
-        v[i] = ((first >> i) & 1 ? p[i] : 0) + ((last >> i) & 1 ? total - p[i] : 0);
+        v[i] = c->wvar == CB_NOWIN ? 0 : ((first >> i) & 1 ? p[i] : 0) + ((last >> i) & 1 ? total - p[i] : 0);
         if ((barred >> i) & 1) v[i] = -CB_INF; /* below any value, even CB_NODUCK */
     }
     /* lanes whose bits of the seats folded so far are all 0 hold the minimax of the
@@ -1518,13 +1537,16 @@ TL_DISPATCH static int cb_world_value(cb_ctx *c, int h, int leader)
             int s = (leader + j) % n, y = cb_ctz(c->hands[h][s]);
             if (cb_beats(c, y, x)) { x = y; ws = s; }
         }
+        if (ws == b && c->wvar == CB_NOWIN) return CB_NODUCK;
         return ws == b ? cb_points(c, w) : 0;
     }
     /* a variant that restricts nothing in what is left is the plain game: solve (and
      * table) it as that (CB_NOLEAD restricts leaders only before a world's last trick,
-     * CB_DUCK2 ducks only before its last two, CB_DUCK1 before its last one) */
+     * CB_DUCK2 ducks only before its last two, CB_DUCK1 before its last one, CB_NOBID
+     * restricts the leaders of the tricks after the first; CB_NOWIN every trick) */
     int var = c->wvar, k = cb_popc(w) / n;
-    if (var != CB_PLAIN && var != CB_UPPER && (k <= 1 || (k <= 2 && var != CB_DUCK1))) {
+    if (var != CB_PLAIN && var != CB_UPPER && var != CB_NOWIN &&
+        (k <= 1 || (k <= 2 && var != CB_DUCK1 && var != CB_NOBID))) {
         c->wvar = CB_PLAIN;
         int v = cb_world_value(c, h, leader);
         c->wvar = var;
@@ -1591,6 +1613,7 @@ static int cb_trick_world(cb_ctx *c, const cb_trick_state *t, int alpha, int bet
 
 static int cb_look_ahead(cb_ctx *c, int leader, int h, int beta, int m);
 static int cb_coupled_bound(cb_ctx *c, int leader, int h);
+static int cb_nolead_bound(cb_ctx *c, int leader, int h, int beta);
 
 /* The value of a complete trick for cb_trick_bound (below), by `ahead`; beta: that of
  * the zero-window search (ahead 2). */
@@ -1600,7 +1623,11 @@ static inline __attribute__((always_inline)) int cb_bound_done(cb_ctx *c, const 
     int h = t->h, b = c->bidder;
     int gain = t->wseat == b ? t->tpts : 0;
     if (!ahead) {
-        int next = c->wvar == CB_NOLEAD && t->wseat != b && cb_popc(c->world[h]) > c->n ? CB_COAL : CB_ANY;
+        if (c->wvar == CB_NOWIN && t->wseat == b) return CB_NODUCK;
+        int next = (c->wvar == CB_NOLEAD && t->wseat != b && cb_popc(c->world[h]) > c->n) ||
+                           c->wvar == CB_NOBID
+                       ? CB_COAL
+                       : CB_ANY;
         int v = cb_world_value(c, h, next);
         return v == CB_NODUCK ? v : gain + v;
     }
@@ -1616,6 +1643,10 @@ static inline __attribute__((always_inline)) int cb_bound_done(cb_ctx *c, const 
         /* the coupled bound, as the search takes it there (-1: none) */
         int wc = cb_coupled_bound(c, t->wseat, nh);
         if (wc >= 0 && gain + wc > v) v = gain + wc;
+    }
+    if (ahead == 2 && v < beta && c->n >= CB_NOLEAD_BOUND_PLAYERS && c->nolead && !c->stop.stopped) {
+        int wn = cb_nolead_bound(c, t->wseat, nh, beta - gain); /* as the search takes it there */
+        if (wn >= 0 && gain + wn > v) v = gain + wn;
     }
     if (ahead == 2 && v < beta && c->world[nh] && !c->stop.stopped) {
         /* the boundary reached by its own look-ahead where its bounds fall short (a
@@ -1737,6 +1768,41 @@ static int cb_coupled_bound(cb_ctx *c, int leader, int h)
     int vy = cb_world_var(c, 1 - h, CB_ANY, ky == kx ? CB_DUCK2 : CB_DUCK1);
     if (vy == CB_NODUCK) return -1;
     return vy + cb_world_var(c, h, leader, CB_NOLEAD);
+}
+
+/* The no-lead bound at a trick boundary where `leader` leads a trick of kind h (X),
+ * tricks alternate and X has one trick more than the other kind (Y) and three or more:
+ * the single-world game of X in which every later leader is a seat of the coalition
+ * (CB_NOBID), provided the bidder can avoid taking any trick of Y whoever leads them
+ * (the CB_NOWIN game of Y is 0, not CB_NODUCK); -1 where it gives none (or where its
+ * game's upper bound is below beta: it is not asked then). In the real game he leads a
+ * trick only after taking the one before it, of the other kind; every trick of Y is
+ * followed by one of X (X1 Y1 X2 Y2 ... X_k), so a bidder who takes no trick of Y leads
+ * no trick of X after the first, and the X game's leaders are the real ones; he keeps at
+ * least its value in X (and nothing in Y).
+ * The single-world games it improves on let the coalition put him on lead whenever that
+ * hurts him most. Sampled with tools/carabin_core_driver.py build --gap-stats (one in
+ * 100 of the boundaries two tricks in that the slowest 6-player make/fail probe of
+ * fifteen 200-deal seeds, 3114 #29, 53 M nodes, proved at least its beta by search), the
+ * single-world bound was 4 to 13 points under the exact value, the coupled bound gave
+ * none, the upper bound was exact at 482 of 660 and the games with no later lead of the
+ * bidder's in either world (no bound) at 602. A bound over every split of his leads
+ * and wins between the worlds (tools/tried/lead_budget_bound.patch) was exact at 482,
+ * and this one pair of it settled almost all it settled, three tricks in. Taken at
+ * such boundaries and at the deep look-ahead's leaves of that shape (cb_bound_done), its
+ * games solved on lanes at two cards a hand (cb_world2). Core alone, 128 MB table
+ * cleared per search, 6 players, make/fail probes of 200 deals, seeds 3101-3115: seed
+ * 3114's #29 53.47 M -> 26.90 M nodes (at the boundaries alone 36.72 M), all 15 x 200
+ * probes 86.1 M -> 59.5 M; the slowest of every other seed within +0.3 %; 40 random
+ * boundaries three tricks in, probes on either side of the value, +2.8 %. */
+static int cb_nolead_bound(cb_ctx *c, int leader, int h, int beta)
+{
+    int kx = cb_popc(c->world[h]) / c->n, ky = cb_popc(c->world[1 - h]) / c->n;
+    if (c->order != 0 || kx < 3 || ky != kx - 1) return -1;
+    if (cb_world_var(c, 1 - h, CB_ANY, CB_NOWIN) != 0 || c->stop.stopped) return -1;
+    if (cb_world_var(c, h, leader, CB_UPPER) < beta || c->stop.stopped) return -1;
+    int v = cb_world_var(c, h, leader, CB_NOBID);
+    return c->stop.stopped ? -1 : v;
 }
 
 /* An upper bound on the bidder's points from a trick boundary where `leader` leads a
@@ -1954,6 +2020,14 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
         if (la >= beta) {
             cb_store(c, bucket, key, cb_popc(all), la, hi, -1);
             return la;
+        }
+        if (c->n >= CB_NOLEAD_BOUND_PLAYERS && c->nolead) {
+            int wn = cb_nolead_bound(c, leader, h, beta);
+            if (c->stop.stopped) return 0;
+            if (wn >= beta) {
+                cb_store(c, bucket, key, cb_popc(all), wn, hi, -1);
+                return wn;
+            }
         }
         /* three cards a hand to play in this world and two or three in the other: the
          * look-ahead two tricks deep (cb_deep, below) */

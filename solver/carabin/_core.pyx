@@ -40,6 +40,7 @@ cdef extern from "_core.h" nogil:
     void cb_set_canon(cb_ctx *c, int on)
     void cb_set_deep(cb_ctx *c, int on)
     void cb_set_race(cb_ctx *c, uint64_t budget)
+    void cb_set_nolead(cb_ctx *c, int on)
     uint64_t CB_RACE_BUDGET
     size_t cb_tt_bytes(const cb_ctx *c)
     int cb_value(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder, int leader,
@@ -463,6 +464,17 @@ cdef class Core:
         if not isinstance(on, bool):
             raise ValueError(f"invalid on {on!r}: True or False")
         cb_set_deep(self.ctx, 1 if on else 0)
+
+    def set_nolead_bound(self, on=True):
+        """From 6 players, at trick boundaries (and the deep look-ahead's leaves) where
+        the world to play has three tricks or more and one more than the other, take the
+        no-lead bound (cb_nolead_bound in _core.h: that world's game in which the bidder
+        never leads again, where he can avoid taking any trick of the other world) (True,
+        the default), or not (False). Values never depend on it; the tests compare the
+        two."""
+        if not isinstance(on, bool):
+            raise ValueError(f"invalid on {on!r}: True or False")
+        cb_set_nolead(self.ctx, 1 if on else 0)
 
     def set_race(self, on=True, budget=None):
         """Race the cards of a seat of the coalition in the search's first trick under
