@@ -196,8 +196,13 @@ static const uint64_t cb_world2_after[CB_MAXP + 1] = {UINT64_MAX, UINT64_MAX, UI
  * slowest 5-player deals of seeds 2026 and 2027, 90.5 M -> 75.0 M; 6 players, seed 2026
  * #19 (value 2, two costly fail-low probes) 367 M -> 284 M. */
 #define CB_UPPER_PLAYERS 5
-/* The no-lead bound (cb_nolead_bound) is used from this many players on. */
-#define CB_NOLEAD_BOUND_PLAYERS 6
+/* The no-lead bound (cb_nolead_bound) is used from this many players on. At 5 (core
+ * alone, 32 MB, 200 deals, exact values): seeds 3101, 3102, 3103 95.2 M -> 92.1 M,
+ * 111.2 M -> 97.3 M (slowest 12.9 M -> 6.8 M), 78.1 M -> 77.4 M nodes, CPU 5.17, 6.23,
+ * 4.38 s -> 4.92, 5.85, 4.45 s; at 4 it costs more than it saves: seeds 1, 77, 3101,
+ * 3103 +0.1 % to +0.9 % nodes, CPU +1 % to +3.5 % (seed 3102 -0.4 %, its slowest
+ * 966 k -> 866 k). */
+#define CB_NOLEAD_BOUND_PLAYERS 5
 /* The look-ahead two tricks deep (cb_deep) is used from this many players on. At 4 it
  * cut nodes but cost instructions (callgrind, the six slowest of 200 deals of seed 77:
  * nodes -8 %, instructions 1.244 G -> 1.311 G; the first 100 deals 5.076 G -> 5.141 G);

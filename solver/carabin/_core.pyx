@@ -466,7 +466,7 @@ cdef class Core:
         cb_set_deep(self.ctx, 1 if on else 0)
 
     def set_nolead_bound(self, on=True):
-        """From 6 players, at trick boundaries (and the deep look-ahead's leaves) where
+        """From 5 players, at trick boundaries (and the deep look-ahead's leaves) where
         the world to play has three tricks or more and one more than the other, take the
         no-lead bound (cb_nolead_bound in _core.h: that world's game in which the bidder
         never leads again, where he can avoid taking any trick of the other world) (True,

@@ -1,6 +1,6 @@
 """The no-lead bound of the Carabin core (cb_nolead_bound in _core.h) changes no answer.
 
-From 6 players, at a trick boundary where the world to play (X) has three tricks or more
+From 5 players, at a trick boundary where the world to play (X) has three tricks or more
 and one more than the other (Y), and where the bidder can avoid taking any trick of Y,
 the core takes as a lower bound X's single-world game in which he never leads again; it
 also values the deep look-ahead's leaves so. Its two games are new variants of the
@@ -33,30 +33,30 @@ def nolead(on: bool, after: int | None = 0) -> AbstractContextManager:
 
 
 def test_boundaries_three_tricks_in_get_the_same_answers_with_and_without_it():
-    """80 six-player boundaries three tricks in (three cards a hand of the world to play,
-    two of the other): the exact value, and the make probe at every target."""
+    """80 five- and six-player boundaries three tricks in (three cards a hand of the world
+    to play, two of the other): the exact value, and the make probe at every target."""
     rng = random.Random(41)
-    for _ in range(80):
-        check_same_probes(tricks_in(rng, 6), lambda: nolead(False), lambda: nolead(True))
+    for i in range(80):
+        check_same_probes(tricks_in(rng, 5 + i % 2), lambda: nolead(False), lambda: nolead(True))
 
 
 def test_boundaries_two_and_one_tricks_in_get_the_same_answers():
-    """30 six-player boundaries two tricks in and 10 one trick in, whose searches and
-    deep look-aheads reach boundaries of its shape."""
+    """30 five- and six-player boundaries two tricks in and 10 one trick in, whose
+    searches and deep look-aheads reach boundaries of its shape."""
     rng = random.Random(43)
     for i in range(40):
-        p = tricks_in(rng, 6, 2 if i < 30 else 1)
+        p = tricks_in(rng, 5 + i % 2, 2 if i < 30 else 1)
         check_same_probes(p, lambda: nolead(False), lambda: nolead(True))
 
 
 def test_its_games_on_lanes_agree_with_their_search():
     """Its games of two cards a hand are solved on lanes (cb_world2), its others by
-    search; with the lanes off every game is searched. 40 six-player boundaries three
-    tricks in: the same answers either way, with the bound."""
+    search; with the lanes off every game is searched. 40 five- and six-player boundaries
+    three tricks in: the same answers either way, with the bound."""
     rng = random.Random(53)
-    core = carabin_engine.core(None, 6)
-    for _ in range(40):
-        p = tricks_in(rng, 6)
+    for i in range(40):
+        p = tricks_in(rng, 5 + i % 2)
+        core = carabin_engine.core(None, p.players)
         with nolead(True):
             expected = carabin.value(p), [carabin.make(p, t) for t in range(p.points_left() + 2)]
         with nolead(True):
@@ -70,10 +70,12 @@ def test_its_games_on_lanes_agree_with_their_search():
         assert got == expected, str(p)
 
 
-@settings(max_examples=6, deadline=None)
-@given(st.integers(0, 10**6), st.integers(0, 5), st.integers(0, 3))
-def test_six_player_deals_get_the_same_answers_with_and_without_it(seed, bidder, trump):
-    start = Deal.random(seed=seed, players=6).position(bidder=bidder, trump=trump)
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 10**6), st.integers(5, 6), st.integers(0, 5), st.integers(0, 3))
+def test_five_and_six_player_deals_get_the_same_answers_with_and_without_it(
+    seed, players, bidder, trump
+):
+    start = Deal.random(seed=seed, players=players).position(bidder=bidder % players, trump=trump)
     check_same_answers(start, lambda: nolead(False, None), lambda: nolead(True, None))
 
 
