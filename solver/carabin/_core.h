@@ -1392,9 +1392,10 @@ static int cb_world2(cb_ctx *c, int h, int leader)
     cb_lane_points(c, cards, p);
     int total = cb_points(c, c->world[h]);
     int v[64];
-    if (c->wvar == CB_NOWIN) barred = first | last; /* the lanes where he takes a trick */
+    int nowin = c->wvar == CB_NOWIN; /* every lane worth 0, but those where he takes a trick */
+    if (nowin) barred = first | last;
     for (int i = 0; i < lanes; i++) {
-        v[i] = c->wvar == CB_NOWIN ? 0 : ((first >> i) & 1 ? p[i] : 0) + ((last >> i) & 1 ? total - p[i] : 0);
+        v[i] = nowin ? 0 : ((first >> i) & 1 ? p[i] : 0) + ((last >> i) & 1 ? total - p[i] : 0);
         if ((barred >> i) & 1) v[i] = -CB_INF; /* below any value, even CB_NODUCK */
     }
     /* lanes whose bits of the seats folded so far are all 0 hold the minimax of the
@@ -1649,8 +1650,10 @@ static inline __attribute__((always_inline)) int cb_bound_done(cb_ctx *c, const 
         int wc = cb_coupled_bound(c, t->wseat, nh);
         if (wc >= 0 && gain + wc > v) v = gain + wc;
     }
-    if (ahead == 2 && v < beta && c->n >= CB_NOLEAD_BOUND_PLAYERS && c->nolead && !c->stop.stopped) {
-        int wn = cb_nolead_bound(c, t->wseat, nh, beta - gain); /* as the search takes it there */
+    if (ahead == 2 && v < beta && c->n >= CB_NOLEAD_BOUND_PLAYERS && c->nolead &&
+        !c->stop.stopped) {
+        /* the no-lead bound, as the search takes it there */
+        int wn = cb_nolead_bound(c, t->wseat, nh, beta - gain);
         if (wn >= 0 && gain + wn > v) v = gain + wn;
     }
     if (ahead == 2 && v < beta && c->world[nh] && !c->stop.stopped) {
