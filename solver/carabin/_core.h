@@ -277,6 +277,7 @@ typedef struct {
                        * (cb_world2_after) */
     int wvar; /* the variant of the single-world games being searched (CB_PLAIN ...) */
     int nolead; /* the no-lead bound (cb_nolead_bound) */
+    int reverse; /* the coupled bound's reverse pair (cb_coupled_bound) */
     int lanes; /* games of two cards a hand solved on lanes (cb_world2, cb_last4) */
     cb_lworld *lw; /* worlds of two cards a hand as lanes (cb_lane_world) */
     int canon; /* boundaries also looked up by their canonical cards (cb_canon) */
@@ -364,6 +365,7 @@ static cb_ctx *cb_new(size_t megabytes)
     c->deep = 1;
     c->race = CB_RACE_BUDGET;
     c->nolead = 1;
+    c->reverse = 1;
     c->gen = 1;
     c->budget = UINT64_MAX;
     return c;
@@ -518,6 +520,14 @@ static void cb_set_race(cb_ctx *c, uint64_t budget)
 static void cb_set_nolead(cb_ctx *c, int on)
 {
     c->nolead = on;
+    cb_next_gen(c);
+}
+
+/* The coupled bound's reverse pair (1, the default) or not (0): the values are the
+ * same, for the tests to check. */
+static void cb_set_reverse(cb_ctx *c, int on)
+{
+    c->reverse = on;
     cb_next_gen(c);
 }
 
@@ -1618,7 +1628,7 @@ static int cb_trick_world(cb_ctx *c, const cb_trick_state *t, int alpha, int bet
 }
 
 static int cb_look_ahead(cb_ctx *c, int leader, int h, int beta, int m);
-static int cb_coupled_bound(cb_ctx *c, int leader, int h);
+static int cb_coupled_bound(cb_ctx *c, int leader, int h, int beta);
 static int cb_nolead_bound(cb_ctx *c, int leader, int h, int beta);
 
 /* The value of a complete trick for cb_trick_bound (below), by `ahead`; beta: that of
@@ -1647,7 +1657,7 @@ static inline __attribute__((always_inline)) int cb_bound_done(cb_ctx *c, const 
     int v = gain + vn + m;
     if (ahead == 2 && v < beta && c->n >= CB_COUPLED_PLAYERS && !c->stop.stopped) {
         /* the coupled bound, as the search takes it there (-1: none) */
-        int wc = cb_coupled_bound(c, t->wseat, nh);
+        int wc = cb_coupled_bound(c, t->wseat, nh, beta - gain);
         if (wc >= 0 && gain + wc > v) v = gain + wc;
     }
     if (ahead == 2 && v < beta && c->n >= CB_NOLEAD_BOUND_PLAYERS && c->nolead &&
@@ -1765,17 +1775,56 @@ static int cb_world_var(cb_ctx *c, int h, int leader, int var)
     return v;
 }
 
-/* The coupled pair's bound at a trick boundary where `leader` leads a trick of kind h:
- * the CB_NOLEAD game of h plus the ducking game of the other kind, where tricks
- * alternate, h has three or more left and the other kind as many or one fewer; -1
- * where it gives none. */
-static int cb_coupled_bound(cb_ctx *c, int leader, int h)
+/* The coupled pairs' bound at a trick boundary where `leader` leads a trick of kind h
+ * (X; the other kind Y), tricks alternating (X1 Y1 X2 Y2 ...), X with as many tricks
+ * left as Y (k) or one more; -1 where neither pair gives one.
+ *  - The pair above: X's CB_NOLEAD game from `leader` plus Y's ducking game, where X has
+ *    three tricks or more (X_j's leader is Y_(j-1)'s winner).
+ *  - The reverse pair, where Y has two tricks or more: X's ducking game from `leader`
+ *    plus Y's CB_NOLEAD game. Y_j's leader is X_j's winner, so if the bidder ducks every
+ *    trick of X he does not lead but those that precede no restricted leader of Y (its
+ *    last trick's; and X's last, when X has one more), a trick of Y he did not take is
+ *    followed by one of X that a seat of the coalition leads and takes, which then leads
+ *    the next of Y: the rule of CB_NOLEAD. Y's first leader is X1's winner: a seat of
+ *    the coalition (CB_COAL) where one leads X1 and the bidder ducks it, else any. The
+ *    same argument as above (the bidder plays each world by an optimal strategy of its
+ *    game, every leader of the real play is one its game allows) makes the sum a lower
+ *    bound. It gains where leading a trick of Y would cost the bidder (his cards there
+ *    win only when he plays last) and he can discard in X.
+ * Asked only where the first falls short of beta. Sampled with --gap-stats (the
+ * boundaries two tricks in that the slow exact search of 6-player seed 3101 #8 proved
+ * at least beta by search, one in 100): the first pair gave none at any (the bidder
+ * cannot duck in Y), the reverse one at all, 2-5 points under the exact value where
+ * the plain bound was 2-6 (the rest of the gap: the single-world games let the
+ * coalition choose which of its seats leads). Core alone, 128 MB cleared per search,
+ * 200 deals, exact values, without -> with the reverse pair: 6 players, seeds 3101 and
+ * 3102 (20 s of CPU at most), the searches finished either way 1,869 M -> 1,672 M and
+ * 1,415 M -> 1,187 M nodes (CPU -11 % and -14 %; 3101 #60 491 M -> 341 M, #190 75 M ->
+ * 11 M, 3102 #122 136 M -> 14 M; 3101 #8 274 M either way); 5 players 92.1 M -> 88.9 M
+ * and 97.3 M -> 90.1 M; 4 players 8.43 M -> 8.06 M and 9.70 M -> 9.11 M (slowest 480 k ->
+ * 316 k and 966 k -> 791 k nodes). Make/fail probes: 6 players, seeds 3101-3115, 59.5 M
+ * -> 63.3 M nodes (+6 %, their slowest 26.9 M -> 28.2 M); 5 and 4 players +6 % to +38 %
+ * (5-player seed 3102, 1.14 M -> 1.56 M: two probes). */
+static int cb_coupled_bound(cb_ctx *c, int leader, int h, int beta)
 {
     int kx = cb_popc(c->world[h]) / c->n, ky = cb_popc(c->world[1 - h]) / c->n;
-    if (c->order != 0 || kx < 3 || (ky != kx && ky != kx - 1)) return -1;
-    int vy = cb_world_var(c, 1 - h, CB_ANY, ky == kx ? CB_DUCK2 : CB_DUCK1);
-    if (vy == CB_NODUCK) return -1;
-    return vy + cb_world_var(c, h, leader, CB_NOLEAD);
+    if (c->order != 0 || (ky != kx && ky != kx - 1)) return -1;
+    int v = -1;
+    if (kx >= 3) {
+        int vy = cb_world_var(c, 1 - h, CB_ANY, ky == kx ? CB_DUCK2 : CB_DUCK1);
+        if (vy != CB_NODUCK) v = vy + cb_world_var(c, h, leader, CB_NOLEAD);
+    }
+    /* the reverse pair: the bidder ducks X1 (a seat of the coalition leads it, and X has
+     * two tricks or more, three when it has one more than Y), or Y has three or more */
+    int first = leader != c->bidder && kx >= (ky == kx ? 2 : 3);
+    if (c->reverse && v < beta && ky >= 2 && (first || ky >= 3) && !c->stop.stopped) {
+        int vx = cb_world_var(c, h, leader, ky == kx ? CB_DUCK1 : CB_DUCK2);
+        if (vx != CB_NODUCK) {
+            int r = vx + cb_world_var(c, 1 - h, first ? CB_COAL : CB_ANY, CB_NOLEAD);
+            if (r > v) v = r;
+        }
+    }
+    return c->stop.stopped ? -1 : v;
 }
 
 /* The no-lead bound at a trick boundary where `leader` leads a trick of kind h (X),
@@ -2006,7 +2055,7 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
         if (wl > lo) lo = wl;
         if (lo >= beta) return lo;
         if (c->n >= CB_COUPLED_PLAYERS) {
-            int wc = cb_coupled_bound(c, leader, h);
+            int wc = cb_coupled_bound(c, leader, h, beta);
             if (c->stop.stopped) return 0;
             if (wc > lo) lo = wc;
             if (lo >= beta) return lo;
@@ -2495,7 +2544,7 @@ static int cb_world_bounds(cb_ctx *c, int n, const uint64_t *hands, int trump, i
     cb_node node;
     cb_load(c, n, hands, trump, bidder, leader, h, order, NULL, 0, &node);
     out[0] = cb_world_value(c, h, leader) + cb_world_value(c, 1 - h, CB_ANY);
-    out[1] = cb_coupled_bound(c, leader, h);
+    out[1] = cb_coupled_bound(c, leader, h, CB_INF);
     out[2] = cb_world_upper(c, leader, h);
     return c->stop.stopped ? -1 : 0;
 }

@@ -41,6 +41,7 @@ cdef extern from "_core.h" nogil:
     void cb_set_deep(cb_ctx *c, int on)
     void cb_set_race(cb_ctx *c, uint64_t budget)
     void cb_set_nolead(cb_ctx *c, int on)
+    void cb_set_reverse(cb_ctx *c, int on)
     uint64_t CB_RACE_BUDGET
     size_t cb_tt_bytes(const cb_ctx *c)
     int cb_value(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder, int leader,
@@ -475,6 +476,16 @@ cdef class Core:
         if not isinstance(on, bool):
             raise ValueError(f"invalid on {on!r}: True or False")
         cb_set_nolead(self.ctx, 1 if on else 0)
+
+    def set_reverse_pair(self, on=True):
+        """From 4 players, take the coupled bound's reverse pair too (cb_coupled_bound in
+        _core.h: the ducking game of the world to play plus the other world's game in
+        which the coalition leads after every trick it took there) (True, the default),
+        or only the first pair (False). Values never depend on it; the tests compare the
+        two."""
+        if not isinstance(on, bool):
+            raise ValueError(f"invalid on {on!r}: True or False")
+        cb_set_reverse(self.ctx, 1 if on else 0)
 
     def set_race(self, on=True, budget=None):
         """Race the cards of a seat of the coalition in the search's first trick under
