@@ -1800,11 +1800,12 @@ static int cb_world_var(cb_ctx *c, int h, int leader, int var)
  * 200 deals, exact values, without -> with the reverse pair: 6 players, seeds 3101 and
  * 3102 (20 s of CPU at most), the searches finished either way 1,869 M -> 1,672 M and
  * 1,415 M -> 1,187 M nodes (CPU -11 % and -14 %; 3101 #60 491 M -> 341 M, #190 75 M ->
- * 11 M, 3102 #122 136 M -> 14 M; 3101 #8 274 M either way); 5 players 92.1 M -> 88.9 M
- * and 97.3 M -> 90.1 M; 4 players 8.43 M -> 8.06 M and 9.70 M -> 9.11 M (slowest 480 k ->
- * 316 k and 966 k -> 791 k nodes). Make/fail probes: 6 players, seeds 3101-3115, 59.5 M
- * -> 63.3 M nodes (+6 %, their slowest 26.9 M -> 28.2 M); 5 and 4 players +6 % to +38 %
- * (5-player seed 3102, 1.14 M -> 1.56 M: two probes). */
+ * 11 M, 3102 #122 136 M -> 14 M; 3101 #8 274 M either way); 5 players 92.1 M -> 87.0 M
+ * and 97.3 M -> 90.1 M; 4 players 8.43 M -> 7.91 M and 9.70 M -> 8.99 M (slowest 480 k ->
+ * 316 k and 966 k -> 791 k nodes), 32 MB, seeds 3103, 3104, 3105, 1, 77: -3 % to -10 %.
+ * Make/fail probes: 6 players, seeds 3101-3115, 59.5 M -> 63.3 M nodes (+6 %, their
+ * slowest 26.9 M -> 28.2 M); 4 players +0.5 % to +6 %, 5 players seed 3102 +38 % (1.14 M
+ * -> 1.56 M: two probes). Taken only where the first pair gives none: 3101 #60 476 M. */
 static int cb_coupled_bound(cb_ctx *c, int leader, int h, int beta)
 {
     int kx = cb_popc(c->world[h]) / c->n, ky = cb_popc(c->world[1 - h]) / c->n;
