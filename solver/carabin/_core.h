@@ -203,6 +203,13 @@ static const uint64_t cb_world2_after[CB_MAXP + 1] = {UINT64_MAX, UINT64_MAX, UI
  * 3103 +0.1 % to +0.9 % nodes, CPU +1 % to +3.5 % (seed 3102 -0.4 %, its slowest
  * 966 k -> 866 k). */
 #define CB_NOLEAD_BOUND_PLAYERS 5
+/* The coupled bound's reverse pair (cb_reverse_pair) is also taken at the first trick's
+ * boundary (four cards a hand of both kinds, where no other single-world bound is: their
+ * games are of four cards a hand) in a search grown past this many nodes, by player
+ * count (UINT64_MAX: never); see cb_boundary. */
+static const uint64_t cb_first_pair_after[CB_MAXP + 1] = {UINT64_MAX, UINT64_MAX, UINT64_MAX,
+                                                          UINT64_MAX, UINT64_MAX, UINT64_MAX,
+                                                          1000000};
 /* The look-ahead two tricks deep (cb_deep) is used from this many players on. At 4 it
  * cut nodes but cost instructions (callgrind, the six slowest of 200 deals of seed 77:
  * nodes -8 %, instructions 1.244 G -> 1.311 G; the first 100 deals 5.076 G -> 5.141 G);
@@ -273,6 +280,7 @@ typedef struct {
      * generation. */
     int wmax;
     uint64_t wafter, wstart;
+    uint64_t fstart; /* the reverse pair at the first trick's boundary from here */
     uint64_t wstart2; /* boundaries of two cards a hand of both kinds get them from here
                        * (cb_world2_after) */
     int wvar; /* the variant of the single-world games being searched (CB_PLAIN ...) */
@@ -1806,6 +1814,20 @@ static int cb_world_var(cb_ctx *c, int h, int leader, int var)
  * Make/fail probes: 6 players, seeds 3101-3115, 59.5 M -> 63.3 M nodes (+6 %, their
  * slowest 26.9 M -> 28.2 M); 4 players +0.5 % to +6 %, 5 players seed 3102 +38 % (1.14 M
  * -> 1.56 M: two probes). Taken only where the first pair gives none: 3101 #60 476 M. */
+static int cb_reverse_pair(cb_ctx *c, int leader, int h)
+{
+    int kx = cb_popc(c->world[h]) / c->n, ky = cb_popc(c->world[1 - h]) / c->n;
+    if (c->order != 0 || (ky != kx && ky != kx - 1)) return -1;
+    /* the bidder ducks X1 (a seat of the coalition leads it, and X has two tricks or
+     * more, three when it has one more than Y), or Y has three or more */
+    int first = leader != c->bidder && kx >= (ky == kx ? 2 : 3);
+    if (ky < 2 || (!first && ky < 3) || c->stop.stopped) return -1;
+    int vx = cb_world_var(c, h, leader, ky == kx ? CB_DUCK1 : CB_DUCK2);
+    if (vx == CB_NODUCK || c->stop.stopped) return -1;
+    int v = vx + cb_world_var(c, 1 - h, first ? CB_COAL : CB_ANY, CB_NOLEAD);
+    return c->stop.stopped ? -1 : v;
+}
+
 static int cb_coupled_bound(cb_ctx *c, int leader, int h, int beta)
 {
     int kx = cb_popc(c->world[h]) / c->n, ky = cb_popc(c->world[1 - h]) / c->n;
@@ -1815,15 +1837,9 @@ static int cb_coupled_bound(cb_ctx *c, int leader, int h, int beta)
         int vy = cb_world_var(c, 1 - h, CB_ANY, ky == kx ? CB_DUCK2 : CB_DUCK1);
         if (vy != CB_NODUCK) v = vy + cb_world_var(c, h, leader, CB_NOLEAD);
     }
-    /* the reverse pair: the bidder ducks X1 (a seat of the coalition leads it, and X has
-     * two tricks or more, three when it has one more than Y), or Y has three or more */
-    int first = leader != c->bidder && kx >= (ky == kx ? 2 : 3);
-    if (c->reverse && v < beta && ky >= 2 && (first || ky >= 3) && !c->stop.stopped) {
-        int vx = cb_world_var(c, h, leader, ky == kx ? CB_DUCK1 : CB_DUCK2);
-        if (vx != CB_NODUCK) {
-            int r = vx + cb_world_var(c, 1 - h, first ? CB_COAL : CB_ANY, CB_NOLEAD);
-            if (r > v) v = r;
-        }
+    if (c->reverse && v < beta) {
+        int r = cb_reverse_pair(c, leader, h);
+        if (r > v) v = r;
     }
     return c->stop.stopped ? -1 : v;
 }
@@ -2101,6 +2117,21 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
             return lo >= beta ? lo : hi;
         }
     }
+    /* The first trick's boundary (four cards a hand of both kinds), in a search grown past
+     * cb_first_pair_after: the reverse pair, whose games (of four cards a hand, the
+     * deal's own worlds: a few by leader, once a deal) the other single-world bounds do
+     * not pay for. On some slow proofs it settles the first trick: 6 players, seed 3101
+     * #60 (value 8) 341 M -> 8.4 M nodes. */
+    if (c->reverse && c->nodes >= c->fstart && c->order == 0 &&
+        cb_popc(c->world[h]) == 4 * c->n && cb_popc(c->world[1 - h]) == 4 * c->n) {
+        int wr = cb_reverse_pair(c, leader, h);
+        if (c->stop.stopped) return 0;
+        if (wr > lo) lo = wr;
+        if (lo >= beta) {
+            cb_store(c, bucket, key, cb_popc(all), lo, hi, -1);
+            return lo;
+        }
+    }
     /* The look-ahead two tricks deep, where the one-trick look-ahead fell short above,
      * and one trick in (four cards a hand to play in this world, three in the other):
      * there are no bounds there (their games would be of four cards a hand), but its
@@ -2329,6 +2360,7 @@ static void cb_load(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidd
         cb_set_ref(c, n, hands);
     }
     c->wstart = c->nodes + (c->wafter == CB_WORLD_AFTER_BY_PLAYERS ? cb_world_after[n] : c->wafter);
+    c->fstart = cb_first_pair_after[n] == UINT64_MAX ? UINT64_MAX : c->nodes + cb_first_pair_after[n];
     c->wstart2 = c->wafter != CB_WORLD_AFTER_BY_PLAYERS || cb_world2_after[n] == UINT64_MAX
                      ? UINT64_MAX
                      : c->nodes + cb_world2_after[n];

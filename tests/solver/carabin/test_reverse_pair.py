@@ -120,3 +120,20 @@ def test_it_cuts_a_slow_five_player_search():
             nodes[on] = core.nodes - before
     assert values[True] == values[False]
     assert 2 * nodes[True] < nodes[False], nodes
+
+
+def test_it_settles_the_first_trick_of_a_slow_six_player_search():
+    """Deal #60 of seed 3101 at 6 players: at its first trick's boundary the reverse pair
+    is 8 and so is the single-world upper bound, which pins the value; the search takes
+    the pair there once it has grown past a million nodes (cb_first_pair_after): 8.4 M
+    nodes, against 341 M for the proof by search (core alone, 128 MB). Asserted: the
+    value, under 30 M nodes, and a make probe above it failing."""
+    start = _bench_start(3101, 60, players=6)
+    core = carabin_engine.core(None, 6)
+    plain, coupled, upper = core.world_bounds(*carabin_engine._args(start)[:7])
+    assert plain < coupled == upper == 8
+    core.clear()
+    before = core.nodes
+    assert carabin.value(start) == 8
+    assert core.nodes - before < 30_000_000, core.nodes - before
+    assert not carabin.make(start, 9)
