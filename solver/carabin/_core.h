@@ -1789,11 +1789,27 @@ static int cb_world_var(cb_ctx *c, int h, int leader, int var)
     return v;
 }
 
+/* The reverse pair of cb_coupled_bound (below) alone, at a trick boundary where
+ * `leader` leads a trick of kind h; -1 where it gives none. */
+static int cb_reverse_pair(cb_ctx *c, int leader, int h)
+{
+    int kx = cb_popc(c->world[h]) / c->n, ky = cb_popc(c->world[1 - h]) / c->n;
+    if (c->order != 0 || (ky != kx && ky != kx - 1)) return -1;
+    /* the bidder ducks X1 (a seat of the coalition leads it, and X has two tricks or
+     * more, three when it has one more than Y), or Y has three or more */
+    int first = leader != c->bidder && kx >= (ky == kx ? 2 : 3);
+    if (ky < 2 || (!first && ky < 3) || c->stop.stopped) return -1;
+    int vx = cb_world_var(c, h, leader, ky == kx ? CB_DUCK1 : CB_DUCK2);
+    if (vx == CB_NODUCK || c->stop.stopped) return -1;
+    int v = vx + cb_world_var(c, 1 - h, first ? CB_COAL : CB_ANY, CB_NOLEAD);
+    return c->stop.stopped ? -1 : v;
+}
+
 /* The coupled pairs' bound at a trick boundary where `leader` leads a trick of kind h
  * (X; the other kind Y), tricks alternating (X1 Y1 X2 Y2 ...), X with as many tricks
  * left as Y (k) or one more; -1 where neither pair gives one.
- *  - The pair above: X's CB_NOLEAD game from `leader` plus Y's ducking game, where X has
- *    three tricks or more (X_j's leader is Y_(j-1)'s winner).
+ *  - The first pair (cb_world_var): X's CB_NOLEAD game from `leader` plus Y's ducking
+ *    game, where X has three tricks or more (X_j's leader is Y_(j-1)'s winner).
  *  - The reverse pair, where Y has two tricks or more: X's ducking game from `leader`
  *    plus Y's CB_NOLEAD game. Y_j's leader is X_j's winner, so if the bidder ducks every
  *    trick of X he does not lead but those that precede no restricted leader of Y (its
@@ -1813,27 +1829,13 @@ static int cb_world_var(cb_ctx *c, int h, int leader, int var)
  * coalition choose which of its seats leads). Core alone, 128 MB cleared per search,
  * 200 deals, exact values, without -> with the reverse pair: 6 players, seeds 3101 and
  * 3102 (20 s of CPU at most), the searches finished either way 1,869 M -> 1,672 M and
- * 1,415 M -> 1,187 M nodes (CPU -11 % and -14 %; 3101 #60 491 M -> 341 M, #190 75 M ->
- * 11 M, 3102 #122 136 M -> 14 M; 3101 #8 274 M either way); 5 players 92.1 M -> 87.0 M
+ * 1,415 M -> 1,187 M nodes (3101 #60 491 M -> 341 M, #190 75 M -> 11 M, 3102 #122 136 M
+ * -> 14 M; 3101 #8 274 M either way); 5 players 92.1 M -> 87.0 M
  * and 97.3 M -> 90.1 M; 4 players 8.43 M -> 7.91 M and 9.70 M -> 8.99 M (slowest 480 k ->
  * 316 k and 966 k -> 791 k nodes), 32 MB, seeds 3103, 3104, 3105, 1, 77: -3 % to -10 %.
  * Make/fail probes: 6 players, seeds 3101-3115, 59.5 M -> 63.3 M nodes (+6 %, their
  * slowest 26.9 M -> 28.2 M); 4 players +0.5 % to +6 %, 5 players seed 3102 +38 % (1.14 M
- * -> 1.56 M: two probes). Taken only where the first pair gives none: 3101 #60 476 M. */
-static int cb_reverse_pair(cb_ctx *c, int leader, int h)
-{
-    int kx = cb_popc(c->world[h]) / c->n, ky = cb_popc(c->world[1 - h]) / c->n;
-    if (c->order != 0 || (ky != kx && ky != kx - 1)) return -1;
-    /* the bidder ducks X1 (a seat of the coalition leads it, and X has two tricks or
-     * more, three when it has one more than Y), or Y has three or more */
-    int first = leader != c->bidder && kx >= (ky == kx ? 2 : 3);
-    if (ky < 2 || (!first && ky < 3) || c->stop.stopped) return -1;
-    int vx = cb_world_var(c, h, leader, ky == kx ? CB_DUCK1 : CB_DUCK2);
-    if (vx == CB_NODUCK || c->stop.stopped) return -1;
-    int v = vx + cb_world_var(c, 1 - h, first ? CB_COAL : CB_ANY, CB_NOLEAD);
-    return c->stop.stopped ? -1 : v;
-}
-
+ * -> 1.56 M: two probes). Tried only where the first pair gives none: 3101 #60 476 M. */
 static int cb_coupled_bound(cb_ctx *c, int leader, int h, int beta)
 {
     int kx = cb_popc(c->world[h]) / c->n, ky = cb_popc(c->world[1 - h]) / c->n;

@@ -480,9 +480,10 @@ cdef class Core:
     def set_reverse_pair(self, on=True):
         """From 4 players, take the coupled bound's reverse pair too (cb_coupled_bound in
         _core.h: the ducking game of the world to play plus the other world's game in
-        which the coalition leads after every trick it took there) (True, the default),
-        or only the first pair (False). Values never depend on it; the tests compare the
-        two."""
+        which the coalition leads after every trick it took there), and at 6 players at
+        the first trick's boundary of a search grown past a million nodes (True, the
+        default), or only the first pair (False). Values never depend on it; the tests
+        compare the two."""
         if not isinstance(on, bool):
             raise ValueError(f"invalid on {on!r}: True or False")
         cb_set_reverse(self.ctx, 1 if on else 0)
