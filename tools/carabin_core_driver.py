@@ -98,16 +98,21 @@ def dump(players: int, seed: int, deals: int, table: bool) -> None:
         print(" ".join(map(str, fields)))
 
 
-def build(out: Path, stats: str | None, march: str, patch: Path | None = None) -> None:
+def build(
+    out: Path, stats: str | None, march: str, patch: Path | None = None, counters: bool = False
+) -> None:
     """Compile the driver; ``stats``: "stats", "order", "settle", "deep" or "gap", the core patched with
     ``tools/carabin_core_<stats>.patch``; ``patch``: the core patched with that file instead
-    (an idea tried on a copy of the core, as those under ``tools/tried/``)."""
+    (an idea tried on a copy of the core, as those under ``tools/tried/``); ``counters``:
+    that patch counts, as the counting cores do (the driver prints its cb_stats_print)."""
     out.parent.mkdir(parents=True, exist_ok=True)
     core = ROOT / "solver" / "carabin"
     flags = []
     if stats or patch:
         if patch is None:
             patch = ROOT / "tools" / f"carabin_core_{stats}.patch"
+            flags = ["-DCB_STATS"]
+        elif counters:
             flags = ["-DCB_STATS"]
         patch = patch.resolve()
         core = out.parent / f"carabin_{stats or patch.stem}"
@@ -155,6 +160,11 @@ def main() -> None:
         default=None,
         help="build: the core patched with this file (-> build/carabin_core_<its stem>)",
     )
+    parser.add_argument(
+        "--counters",
+        action="store_true",
+        help="build: with --patch, a patch that counts (defines cb_stats_print, as the counting cores)",
+    )
     parser.add_argument("--march", default="native", help="build: gcc -march (default native)")
     args = parser.parse_args()
     if args.verb == "dump":
@@ -179,7 +189,9 @@ def main() -> None:
             parser.error(f"--patch: no such file: {args.patch}")
         tag = stats or (args.patch.stem if args.patch is not None else None)
         name = f"carabin_core_{tag}" if tag else "carabin_core_driver"
-        build(Path(args.out or ROOT / "build" / name), stats, args.march, args.patch)
+        if args.counters and args.patch is None:
+            parser.error("--counters goes with --patch")
+        build(Path(args.out or ROOT / "build" / name), stats, args.march, args.patch, args.counters)
 
 
 if __name__ == "__main__":
