@@ -16,6 +16,8 @@ driver (``carabin_core_driver.c``) that solves them, for callgrind and node coun
     build/carabin_core_settle exact < t6.txt            # how boundaries were settled
     python tools/carabin_core_driver.py build --deep-stats   # -> build/carabin_core_deep
     build/carabin_core_deep exact < t6.txt              # where the deep look-ahead's nodes go
+    python tools/carabin_core_driver.py build --share-stats  # -> build/carabin_core_share
+    build/carabin_core_share exact < t6.txt             # boundaries a partition search could share
     python tools/carabin_core_driver.py build --patch tools/tried/suit_symmetry.patch
     build/carabin_core_suit_symmetry exact < t6.txt     # an idea tried, and dropped
 
@@ -46,6 +48,12 @@ driver prints histograms of the exact value against beta, the single-world lower
 the coupled bound, the upper bound, the single-world games in which the bidder
 never leads again (not a bound) and the lead-budget pair of
 ``tools/tried/lead_budget_bound.patch``; it applies to the core of the commit that added it.
+``--share-stats`` builds the core patched with ``tools/carabin_core_share.patch``: how many
+of the boundaries two tricks in that a search searches are distinct by their cards, up to
+the cards gone, and under coarser keys that forget the ranks (and then the holders) of the
+coalition's 0-point cards of plain suits: a ceiling on what a partition search sharing
+proofs among such positions could share. A patch of your own that counts (defines
+``cb_stats_print``) builds with ``--patch FILE --counters``.
 
 The deals are those of ``tools/carabin_nodes.py bench`` (and ``tricklab bench
 carabin``): the same generator, random bidder, the turn-up suit trump, seat 0 leads.
@@ -101,7 +109,7 @@ def dump(players: int, seed: int, deals: int, table: bool) -> None:
 def build(
     out: Path, stats: str | None, march: str, patch: Path | None = None, counters: bool = False
 ) -> None:
-    """Compile the driver; ``stats``: "stats", "order", "settle", "deep" or "gap", the core patched with
+    """Compile the driver; ``stats``: "stats", "order", "settle", "deep", "gap" or "share", the core patched with
     ``tools/carabin_core_<stats>.patch``; ``patch``: the core patched with that file instead
     (an idea tried on a copy of the core, as those under ``tools/tried/``); ``counters``:
     that patch counts, as the counting cores do (the driver prints its cb_stats_print)."""
@@ -155,6 +163,11 @@ def main() -> None:
         help="build: the core comparing bounds with exact values two tricks in",
     )
     parser.add_argument(
+        "--share-stats",
+        action="store_true",
+        help="build: the core counting distinct boundaries two tricks in, under coarser keys",
+    )
+    parser.add_argument(
         "--patch",
         type=Path,
         default=None,
@@ -181,6 +194,8 @@ def main() -> None:
             if args.deep_stats
             else "gap"
             if args.gap_stats
+            else "share"
+            if args.share_stats
             else None
         )
         if args.patch is not None and stats:
