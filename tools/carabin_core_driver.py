@@ -18,6 +18,8 @@ driver (``carabin_core_driver.c``) that solves them, for callgrind and node coun
     build/carabin_core_deep exact < t6.txt              # where the deep look-ahead's nodes go
     python tools/carabin_core_driver.py build --share-stats  # -> build/carabin_core_share
     build/carabin_core_share exact < t6.txt             # boundaries a partition search could share
+    python tools/carabin_core_driver.py build --waste-stats  # -> build/carabin_core_waste
+    CB_RACE=0 build/carabin_core_waste make < t6.txt    # what the move order costs
     python tools/carabin_core_driver.py build --patch tools/tried/suit_symmetry.patch
     build/carabin_core_suit_symmetry exact < t6.txt     # an idea tried, and dropped
 
@@ -52,7 +54,11 @@ never leads again (not a bound) and the lead-budget pair of
 of the boundaries two tricks in that a search searches are distinct by their cards, up to
 the cards gone, and under coarser keys that forget the ranks (and then the holders) of the
 coalition's 0-point cards of plain suits: a ceiling on what a partition search sharing
-proofs among such positions could share. A patch of your own that counts (defines
+proofs among such positions could share. ``--waste-stats`` builds the core patched with
+``tools/carabin_core_waste.patch``: the nodes of the cards tried before the one that cut,
+at every node inside a trick and every boundary's lead, each counted once at the highest
+node where it happened, by side, trick and the kinds of the two cards (what a perfect
+move order would save, the table's help aside; run it with ``CB_RACE=0``). A patch of your own that counts (defines
 ``cb_stats_print``) builds with ``--patch FILE --counters``.
 
 The deals are those of ``tools/carabin_nodes.py bench`` (and ``tricklab bench
@@ -109,7 +115,7 @@ def dump(players: int, seed: int, deals: int, table: bool) -> None:
 def build(
     out: Path, stats: str | None, march: str, patch: Path | None = None, counters: bool = False
 ) -> None:
-    """Compile the driver; ``stats``: "stats", "order", "settle", "deep", "gap" or "share", the core patched with
+    """Compile the driver; ``stats``: "stats", "order", "settle", "deep", "gap", "share" or "waste", the core patched with
     ``tools/carabin_core_<stats>.patch``; ``patch``: the core patched with that file instead
     (an idea tried on a copy of the core, as those under ``tools/tried/``); ``counters``:
     that patch counts, as the counting cores do (the driver prints its cb_stats_print)."""
@@ -163,6 +169,11 @@ def main() -> None:
         help="build: the core comparing bounds with exact values two tricks in",
     )
     parser.add_argument(
+        "--waste-stats",
+        action="store_true",
+        help="build: the core counting the nodes of the tries before the card that cut",
+    )
+    parser.add_argument(
         "--share-stats",
         action="store_true",
         help="build: the core counting distinct boundaries two tricks in, under coarser keys",
@@ -196,6 +207,8 @@ def main() -> None:
             if args.gap_stats
             else "share"
             if args.share_stats
+            else "waste"
+            if args.waste_stats
             else None
         )
         if args.patch is not None and stats:
