@@ -58,8 +58,8 @@ proofs among such positions could share. ``--waste-stats`` builds the core patch
 ``tools/carabin_core_waste.patch``: the nodes of the cards tried before the one that cut,
 at every node inside a trick and every boundary's lead, each counted once at the highest
 node where it happened, by side, trick and the kinds of the two cards (what a perfect
-move order would save, the table's help aside; run it with ``CB_RACE=0``). A patch of your own that counts (defines
-``cb_stats_print``) builds with ``--patch FILE --counters``.
+move order would save, the table's help aside; run it with ``CB_RACE=0``). A patch of your
+own that counts (defines ``cb_stats_print``) builds with ``--patch FILE --counters``.
 
 The deals are those of ``tools/carabin_nodes.py bench`` (and ``tricklab bench
 carabin``): the same generator, random bidder, the turn-up suit trump, seat 0 leads.
