@@ -10,7 +10,9 @@
  * (cb_set_world); CB_CANON=0 turns the canonical look-ups off (cb_set_canon),
  * CB_DEEP=0 the look-ahead two tricks deep (cb_set_deep), CB_RACE=0 the race of the
  * coalition's cards in the first trick (cb_set_race), CB_NOLEAD=0 the no-lead bound
- * (cb_set_nolead), CB_REVERSE=0 the coupled bound's reverse pair (cb_set_reverse).
+ * (cb_set_nolead), CB_REVERSE=0 the coupled bound's reverse pair (cb_set_reverse),
+ * CB_LEADRACE=0 the race of the coalition's leads of the second and third tricks
+ * (cb_set_lead_race).
  * CB_HELP=1: every exact search is
  * helped by a second context on another thread with its table (cb_share, cb_help, as
  * the deal tables of several workers do); the line then also gives the helper's nodes,
@@ -115,6 +117,7 @@ int main(int argc, char **argv)
     if (getenv("CB_RACE")) cb_set_race(c, atoi(getenv("CB_RACE")));
     if (getenv("CB_NOLEAD")) cb_set_nolead(c, atoi(getenv("CB_NOLEAD")));
     if (getenv("CB_REVERSE")) cb_set_reverse(c, atoi(getenv("CB_REVERSE")));
+    if (getenv("CB_LEADRACE")) cb_set_lead_race(c, atoi(getenv("CB_LEADRACE")));
     int help = getenv("CB_HELP") && atoi(getenv("CB_HELP"));
     static volatile int stop_main, stop_help;
     cb_ctx *helper = NULL;

@@ -42,6 +42,7 @@ cdef extern from "_core.h" nogil:
     void cb_set_race(cb_ctx *c, uint64_t budget)
     void cb_set_nolead(cb_ctx *c, int on)
     void cb_set_reverse(cb_ctx *c, int on)
+    void cb_set_lead_race(cb_ctx *c, int on)
     uint64_t CB_RACE_BUDGET
     size_t cb_tt_bytes(const cb_ctx *c)
     int cb_value(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder, int leader,
@@ -500,6 +501,16 @@ cdef class Core:
         if budget is not None:
             b = _cint(budget, "budget", 1, 2**40, "a positive int")
         cb_set_race(self.ctx, b if on else 0)
+
+    def set_lead_race(self, on=True):
+        """While the race of the first trick is on (set_race), race the leads of a seat of
+        the coalition in the search's second and third tricks too, each lead under the
+        same budget (a tenth of the race's first budget, four times more each round; True,
+        the default; cb_boundary in _core.h), or search them in the move order (False).
+        Values never depend on it; the tests compare the two."""
+        if not isinstance(on, bool):
+            raise ValueError(f"invalid on {on!r}: True or False")
+        cb_set_lead_race(self.ctx, 1 if on else 0)
 
     @property
     def last_bounds(self):
