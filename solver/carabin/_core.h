@@ -2203,14 +2203,19 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
      * nodes are such tries (python tools/carabin_core_driver.py build --waste-stats:
      * seed 3116 #23, 12.54 M of 12.6 M nodes without the race, 6.09 M of them at these
      * leads, where a card of no points he can beat was led first and one with points
-     * refuted him). Measured on the driver (128 MB), without -> with: the 3,200 make/fail
-     * probes of 6-player seeds 3101-3116 86.4 M -> 65.2 M nodes (#23 22.5 M -> 3.9 M;
-     * the slowest, 3114 #29, a proof that he makes it, unchanged; 3107's slowest 1.0 M ->
-     * 1.4 M), fresh seeds 3117-3124 3.57 M -> 2.84 M (slowest 1.48 M -> 0.60 M); exact
-     * values, 200 deals, 6 players seed 3101 +0.7% (196 finished in 20 s of CPU either
-     * way), 5 players seed 3102 +0.5%, 4 players seed 3101 +0.4%. Quarter budgets as in
-     * the first trick: #23 15.4 M; the leads of the first trick too: the probes 77.6 M;
-     * a budget of 3,000 or 30,000: the probes 66.2 M, 66.3 M. */
+     * refuted him). Measured on the driver (tools/carabin_core_driver.c, CB_LEADRACE=0
+     * -> 1), without -> with: the 4,800 make/fail probes of 6-player seeds 3101-3124 (128
+     * MB) 90.0 M -> 68.0 M nodes (3116 #23 22.5 M -> 3.9 M, 3115's slowest 4.9 M -> 2.7 M,
+     * 3120's 1.5 M -> 0.34 M; the slowest, 3114 #29, a proof that he makes it, unchanged;
+     * 3107's slowest 1.0 M -> 1.4 M, 3103's 13.4 M -> 14.2 M); 4 and 5 players, seeds
+     * 3101, 3102, within 3%. Exact values, 200 deals, 20 s of CPU at most: 6 players
+     * (128 MB) seed 3101 +0.7% over the 196 searches finished either way (median 156,183
+     * -> 67,764 nodes; #53, 289 M nodes unfinished, now 263 M, finished), seed 3102 +2.2%
+     * (#179 3.2 M -> 17.7 M; #167 279.7 M -> 284.3 M); 5 players seed 3102 +0.5%, 4
+     * players seed 3101 +0.4%. The probes of 3101-3116 (86.4 M without) with the second
+     * trick's leads alone raced: 66.0 M (with the third's, 65.2 M); from a budget of 3,000
+     * or 30,000: 66.2 M, 66.3 M; the root's leads too: 77.6 M; quarter budgets as in the
+     * first trick: #23 15.4 M instead of 3.9 M. */
     int cards = cb_popc(all);
     if (c->race && c->lead_race && !maximizing && k >= 2 && cards <= c->race_above &&
         cards > c->race_above - 2 * c->n) {
