@@ -1084,7 +1084,10 @@ static inline __attribute__((always_inline)) int cb_trick_child(cb_ctx *c, const
 }
 
 /* The race of a coalition seat's cards at node t of the search's first trick (k cards in
- * `order`, the move order's), fail-soft as cb_trick.
+ * `order`, the move order's), fail-soft as cb_trick, from a first budget of `budget`
+ * nodes, each later card a quarter of the one before it (`quarter`) or the same (for the
+ * leads of the second and third tricks: cb_boundary); bestm (or NULL): the card of the
+ * best value found.
  * A seat of the coalition whose first card does not refute the bidder there costs the
  * proof that he reaches the target after it: every card of every later seat, for the
  * rest of the deal. On the slowest 6-player search of seed 2026 (#19, value 2) the proof
