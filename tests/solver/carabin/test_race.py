@@ -13,9 +13,10 @@ way, each under the same budget, a tenth of the first trick's (cb_boundary).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -52,27 +53,60 @@ def lead_race(on: bool, budget: int | None = None, after: int | None = 0) -> Ite
         core.clear()
 
 
-@settings(max_examples=120, deadline=None)
-@given(players=st.integers(3, MAX_PLAYERS), budget=st.sampled_from([1, 3, 40]), data=st.data())
-def test_racing_from_tiny_budgets_the_engine_matches_the_reference(players, budget, data):
-    """Points, make probes, all tricks and every card's value, against the reference."""
-    p = data.draw(positions(players))
-    with race(True, budget):
-        check_against_reference(p)
-
-
-@settings(max_examples=12, deadline=None)
-@given(
+#: A full deal (seed, players, bidder, trump) and a first budget of the race.
+full_deals = given(
     st.integers(0, 10**6),
     st.integers(4, MAX_PLAYERS),
     st.integers(0, 5),
     st.integers(0, 3),
     st.sampled_from([1, 50, 2000]),
 )
-def test_full_deals_get_the_same_answers_with_and_without_it(seed, players, bidder, trump, budget):
-    start = Deal.random(seed=seed, players=players).position(
+
+
+def full_deal(seed: int, players: int, bidder: int, trump: int) -> carabin.Position:
+    return Deal.random(seed=seed, players=players).position(
         bidder=bidder % players, trump=trump, trick_order="alternate"
     )
+
+
+def probe_both_ways(
+    start: carabin.Position, switch: Callable[[bool], AbstractContextManager]
+) -> tuple[dict[bool, bool], dict[bool, int]]:
+    """The make/fail probe of ``start`` (half its points + 1) with ``switch`` off and on:
+    the answers and the nodes searched, by on."""
+    target = start.points_left() // 2 + 1
+    core = carabin_engine.core()
+    nodes, answers = {}, {}
+    for on in (False, True):
+        with switch(on):
+            before = core.nodes
+            answers[on] = carabin.make(start, target)
+            nodes[on] = core.nodes - before
+    return answers, nodes
+
+
+#: The races as the tests against the reference set them, from a tiny first budget.
+TINY_RACES: dict[str, Callable[[int], AbstractContextManager]] = {
+    "both races": lambda budget: race(True, budget),
+    "the later leads in order": lambda budget: lead_race(False, budget),
+}
+
+
+@pytest.mark.parametrize("races", TINY_RACES)
+@settings(max_examples=90, deadline=None)
+@given(players=st.integers(3, MAX_PLAYERS), budget=st.sampled_from([1, 3, 40]), data=st.data())
+def test_racing_from_tiny_budgets_the_engine_matches_the_reference(races, players, budget, data):
+    """Points, make probes, all tricks and every card's value, against the reference:
+    the first trick's cards and the later leads raced, or the first trick's alone."""
+    p = data.draw(positions(players))
+    with TINY_RACES[races](budget):
+        check_against_reference(p)
+
+
+@settings(max_examples=12, deadline=None)
+@full_deals
+def test_full_deals_get_the_same_answers_with_and_without_it(seed, players, bidder, trump, budget):
+    start = full_deal(seed, players, bidder, trump)
     check_same_answers(start, lambda: race(False), lambda: race(True, budget))
 
 
@@ -117,44 +151,19 @@ def test_it_finds_the_cheap_refutation_of_a_slow_make_probe():
     the coalition's first cards in the order do not refute the bidder cheaply, a later
     one does. The same answer in under half the nodes (node counts do not depend on the
     machine)."""
-    start = _bench_start(2030, 1, players=5)
-    target = start.points_left() // 2 + 1
-    core = carabin_engine.core()
-    nodes, answers = {}, {}
-    for on in (False, True):
-        with race(on):
-            before = core.nodes
-            answers[on] = carabin.make(start, target)
-            nodes[on] = core.nodes - before
+    answers, nodes = probe_both_ways(_bench_start(2030, 1, players=5), race)
     assert answers[True] is answers[False] is False
     assert 2 * nodes[True] < nodes[False], nodes
 
 
 @settings(max_examples=12, deadline=None)
-@given(
-    st.integers(0, 10**6),
-    st.integers(4, MAX_PLAYERS),
-    st.integers(0, 5),
-    st.integers(0, 3),
-    st.sampled_from([1, 50, 2000]),
-)
+@full_deals
 def test_racing_the_later_leads_changes_no_answer(seed, players, bidder, trump, budget):
     """Full deals, the exact value and make probes at the value and one above, with the
     leads of the second and third tricks raced (from tiny budgets: every such lead races,
     stops and is taken up again) and not."""
-    start = Deal.random(seed=seed, players=players).position(
-        bidder=bidder % players, trump=trump, trick_order="alternate"
-    )
+    start = full_deal(seed, players, bidder, trump)
     check_same_answers(start, lambda: lead_race(False, budget), lambda: lead_race(True, budget))
-
-
-@settings(max_examples=60, deadline=None)
-@given(players=st.integers(3, MAX_PLAYERS), budget=st.sampled_from([1, 3, 40]), data=st.data())
-def test_without_the_later_leads_race_the_engine_matches_the_reference(players, budget, data):
-    """The other side of the switch: the first trick raced, the later leads in order."""
-    p = data.draw(positions(players))
-    with lead_race(False, budget):
-        check_against_reference(p)
 
 
 def test_the_leads_race_finds_the_refutation_of_a_slow_fail_probe():
@@ -165,13 +174,6 @@ def test_the_leads_race_finds_the_refutation_of_a_slow_fail_probe():
     answer in under a third of the nodes (22.5 M -> 3.9 M; node counts do not depend on
     the machine)."""
     start = _bench_start(3116, 23, players=6)
-    target = start.points_left() // 2 + 1
-    core = carabin_engine.core()
-    nodes, answers = {}, {}
-    for on in (False, True):
-        with lead_race(on, after=None):
-            before = core.nodes
-            answers[on] = carabin.make(start, target)
-            nodes[on] = core.nodes - before
+    answers, nodes = probe_both_ways(start, lambda on: lead_race(on, after=None))
     assert answers[True] is answers[False] is False
     assert 3 * nodes[True] < nodes[False], nodes
