@@ -236,6 +236,39 @@ static const uint64_t cb_first_pair_after[CB_MAXP + 1] = {UINT64_MAX, UINT64_MAX
  * 54.9 M (CPU -19 %, -20 %: two runs on one core), fresh seed 3003 45.1 M -> 35.0 M
  * (CPU -15 %). */
 
+/* The trick of a look-ahead two tricks deep from a boundary of three cards a hand to
+ * play and two of the other kind, as a graph (cb_deep_shape): its nodes (a seat of the
+ * coalition or the bidder to play, the distinct children by reference) and its
+ * outcomes (who takes the trick, what the bidder gains, the single-world values of the
+ * world's last two tricks by leader), each with one trick that leads to it. */
+typedef struct {
+    uint8_t max, k;  /* the bidder's node (1) or the coalition's (0); its children */
+    uint16_t ch[3]; /* CB_DS_LEAF | outcome, or a node */
+} cb_dsnode;
+
+typedef struct {
+    uint64_t cards; /* the cards of a trick that ends in this outcome */
+    int8_t wseat, tpts;
+} cb_dsout;
+
+#define CB_DS_LEAF 0x8000
+#define CB_DS_AFTER 200000 /* a search uses them once grown past this many nodes */
+#define CB_DS_MAXN 1024 /* nodes of one graph at most (else it is not kept) */
+#define CB_DS_MAXO 256  /* outcomes of one graph at most */
+#define CB_DS_SLOT_BITS 15
+#define CB_DS_NODES (1u << 20) /* the pools (the graphs are dropped when one is full) */
+#define CB_DS_OUTS (1u << 20)
+
+/* A boundary's graph in the pools (or that the boundary was met once, or that its
+ * graph is too large). */
+typedef struct {
+    uint64_t key;
+    uint32_t tag, epoch; /* generation; the pools' epoch */
+    uint32_t node0, out0;
+    uint16_t root;
+    uint8_t state; /* 1 met once, 2 the graph, 3 too large */
+} cb_dsslot;
+
 typedef struct {
     cb_entry *tt;
     uint64_t bucket_mask; /* buckets of 4 entries */
@@ -310,6 +343,22 @@ typedef struct {
     cb_entry *own_tt;
     uint64_t own_mask;
     int helper, rev_above;
+    /* The graphs of the tricks of look-aheads two tricks deep (cb_deep_shape): by
+     * boundary, in two pools; the one being made; per look-ahead, the values of its
+     * nodes and outcomes found so far (stamped with the look-ahead's count). */
+    int dshape;
+    uint64_t dafter, dstart; /* graphs in a search grown past dafter nodes: from dstart */
+    cb_dsslot *ds;
+    cb_dsnode *dsn;
+    cb_dsout *dso;
+    uint32_t ds_nused, ds_oused, ds_epoch, ds_call;
+    int ds_nn, ds_no;
+    cb_dsnode ds_tn[CB_DS_MAXN];
+    cb_dsout ds_to[CB_DS_MAXO];
+    uint64_t ds_okey[CB_DS_MAXO];
+    uint16_t ds_nhash[2 * CB_DS_MAXN], ds_ohash[2 * CB_DS_MAXO]; /* id + 1; 0 empty */
+    uint32_t ds_nstamp[CB_DS_MAXN], ds_ostamp[CB_DS_MAXO];
+    int8_t ds_nval[CB_DS_MAXN], ds_oval[CB_DS_MAXO];
     int deep_vn[CB_MAXP]; /* in cb_deep: the other kind's single-world values by leader,
                            * -1 until asked (its cards do not change in that trick) */
 } cb_ctx;
@@ -366,7 +415,10 @@ static cb_ctx *cb_new(size_t megabytes)
     c->lt = (cb_lentry *)tl_table_alloc(CB_LT_BYTES, 1);
     c->st = (cb_sentry *)tl_table_alloc(CB_ST_BYTES, 1);
     c->pt = (cb_pentry *)tl_table_alloc(CB_PT_BYTES, 1);
-    if (!c->wt || !c->lt || !c->st || !c->pt || !c->lw) {
+    c->ds = (cb_dsslot *)calloc((size_t)1 << CB_DS_SLOT_BITS, sizeof(cb_dsslot));
+    c->dsn = (cb_dsnode *)malloc(CB_DS_NODES * sizeof(cb_dsnode));
+    c->dso = (cb_dsout *)malloc(CB_DS_OUTS * sizeof(cb_dsout));
+    if (!c->wt || !c->lt || !c->st || !c->pt || !c->lw || !c->ds || !c->dsn || !c->dso) {
         cb_free(c);
         return NULL;
     }
@@ -379,6 +431,9 @@ static cb_ctx *cb_new(size_t megabytes)
     c->lanes = 1;
     c->canon = 1;
     c->deep = 1;
+    c->dshape = 1;
+    c->dafter = CB_DS_AFTER;
+    c->ds_epoch = 1;
     c->race = CB_RACE_BUDGET;
     c->lead_race = 1;
     c->nolead = 1;
@@ -398,6 +453,9 @@ static void cb_free(cb_ctx *c)
     tl_table_free(c->lt, CB_LT_BYTES);
     tl_table_free(c->st, CB_ST_BYTES);
     tl_table_free(c->pt, CB_PT_BYTES);
+    free(c->ds);
+    free(c->dsn);
+    free(c->dso);
     free(c);
 }
 
@@ -409,6 +467,8 @@ static void cb_clear_side(cb_ctx *c)
     memset(c->lt, 0, CB_LT_BYTES);
     memset(c->st, 0, CB_ST_BYTES);
     memset(c->pt, 0, CB_PT_BYTES);
+    c->ds_epoch++; /* the graphs: dropped */
+    c->ds_nused = c->ds_oused = 0;
 }
 
 /* Make room for k new generations: every entry carries the generation it belongs to,
@@ -520,6 +580,16 @@ static void cb_set_canon(cb_ctx *c, int on)
 static void cb_set_deep(cb_ctx *c, int on)
 {
     c->deep = on;
+    cb_next_gen(c);
+}
+
+/* The look-aheads two tricks deep from boundaries of three cards a hand to play by
+ * their tricks' graphs (1: the default, a boundary's graph made the second time it is
+ * met; 2: the first time; see cb_deep_shape) or not (0): the values are the same, for
+ * the tests to check. */
+static void cb_set_deep_shape(cb_ctx *c, int on)
+{
+    c->dshape = on;
     cb_next_gen(c);
 }
 
@@ -1976,6 +2046,196 @@ static int cb_look_ahead(cb_ctx *c, int leader, int h, int beta, int m)
     return la;
 }
 
+/* ----------------------------------------------------------------- trick graphs */
+/* The node of the graph being made with these contents: its id, -1 if the graph is
+ * full. */
+static int cb_ds_node(cb_ctx *c, const cb_dsnode *nd)
+{
+    uint64_t k = (uint64_t)nd->max | (uint64_t)nd->k << 1 | (uint64_t)nd->ch[0] << 4 |
+                 (uint64_t)(nd->k > 1 ? nd->ch[1] : 0) << 20 | (uint64_t)(nd->k > 2 ? nd->ch[2] : 0) << 36;
+    for (uint32_t i = tl_hash(k) & (2 * CB_DS_MAXN - 1);; i = (i + 1) & (2 * CB_DS_MAXN - 1)) {
+        int id = c->ds_nhash[i] - 1;
+        if (id < 0) {
+            if (c->ds_nn == CB_DS_MAXN) return -1;
+            id = c->ds_nn++;
+            c->ds_tn[id] = *nd;
+            c->ds_nhash[i] = (uint16_t)(id + 1);
+            return id;
+        }
+        const cb_dsnode *o = &c->ds_tn[id];
+        if (o->max == nd->max && o->k == nd->k && !memcmp(o->ch, nd->ch, nd->k * sizeof nd->ch[0]))
+            return id;
+    }
+}
+
+/* The graph below node t of the trick being made (cb_deep_shape): a reference to its
+ * node or outcome, -1 if the graph is too large (or the search stopped). The moves are
+ * cb_trick_bound's, so the graph's minimax is that look-ahead's. */
+static int cb_ds_make(cb_ctx *c, const cb_trick_state *t)
+{
+    int n = c->n, h = t->h;
+    if (t->i == n) {
+        int gain = t->wseat == c->bidder ? t->tpts : 0;
+        int m = cb_world_value(c, h, CB_ANY);
+        uint64_t spread = cb_world_spread(c, h, m);
+        if (c->stop.stopped) return -1;
+        /* what cb_bound_done reads of this world: gain, winner, its values by leader */
+        uint64_t k = spread << 17 | (uint64_t)m << 10 | (uint64_t)gain << 3 | (uint64_t)t->wseat;
+        for (uint32_t i = tl_hash(k) & (2 * CB_DS_MAXO - 1);; i = (i + 1) & (2 * CB_DS_MAXO - 1)) {
+            int id = c->ds_ohash[i] - 1;
+            if (id < 0) {
+                if (c->ds_no == CB_DS_MAXO) return -1;
+                id = c->ds_no++;
+                c->ds_okey[id] = k;
+                c->ds_to[id].cards = t->tcards;
+                c->ds_to[id].wseat = (int8_t)t->wseat;
+                c->ds_to[id].tpts = (int8_t)t->tpts;
+                c->ds_ohash[i] = (uint16_t)(id + 1);
+                return CB_DS_LEAF | id;
+            }
+            if (c->ds_okey[id] == k) return CB_DS_LEAF | id;
+        }
+    }
+    cb_seats q;
+    cb_seats_of(t, &q);
+    uint64_t moves = cb_moves_of(c, t, t->seat, 0, &q);
+    cb_trick_state nt;
+    cb_trick_next(c, t, &nt);
+    cb_dsnode nd;
+    nd.max = t->seat == c->bidder;
+    nd.k = 0;
+    for (uint64_t mm = moves; mm; mm &= mm - 1) {
+        int x = cb_ctz(mm);
+        uint64_t bit = 1ull << x;
+        cb_trick_add(c, t, &nt, t->seat, x);
+        c->hands[h][t->seat] &= ~bit;
+        c->world[h] &= ~bit;
+        int r = cb_ds_make(c, &nt);
+        c->hands[h][t->seat] |= bit;
+        c->world[h] |= bit;
+        if (r < 0 || nd.k == 3) return -1;
+        int j = nd.k; /* kept sorted, without repeats */
+        while (j > 0 && nd.ch[j - 1] > r) j--;
+        if (j > 0 && nd.ch[j - 1] == r) continue;
+        for (int i = nd.k; i > j; i--) nd.ch[i] = nd.ch[i - 1];
+        nd.ch[j] = (uint16_t)r;
+        nd.k++;
+    }
+    if (nd.k == 1) return nd.ch[0]; /* one way on: the same as its child */
+    return cb_ds_node(c, &nd);
+}
+
+/* The value of an outcome of graph g for cb_deep (cb_bound_done of a trick that ends
+ * in it: the trick's own cards do not matter, only what the outcome's key holds). */
+static int cb_ds_outcome(cb_ctx *c, const cb_dsslot *g, int h, int id, int beta)
+{
+    if (c->ds_ostamp[id] == c->ds_call) return c->ds_oval[id];
+    const cb_dsout *o = &c->dso[g->out0 + id];
+    uint64_t saved[CB_MAXP], world = c->world[h];
+    for (int s = 0; s < c->n; s++) {
+        saved[s] = c->hands[h][s];
+        c->hands[h][s] &= ~o->cards;
+    }
+    c->world[h] &= ~o->cards;
+    cb_trick_state t;
+    t.h = h;
+    t.i = c->n;
+    t.wseat = o->wseat;
+    t.tpts = o->tpts;
+    c->nodes++;
+    int v = cb_bound_done(c, &t, 2, beta);
+    for (int s = 0; s < c->n; s++) c->hands[h][s] = saved[s];
+    c->world[h] = world;
+    if (c->stop.stopped) return 0;
+    c->ds_ostamp[id] = c->ds_call;
+    c->ds_oval[id] = (int8_t)(v < -127 ? -127 : v > 127 ? 127 : v);
+    return v;
+}
+
+/* The minimax of graph g below reference r, a zero-window search at beta, fail-soft
+ * (every node is searched with the same window, so its value is kept for the rest of
+ * this look-ahead). */
+static int cb_ds_eval(cb_ctx *c, const cb_dsslot *g, int h, int r, int beta)
+{
+    if (r & CB_DS_LEAF) return cb_ds_outcome(c, g, h, r & ~CB_DS_LEAF, beta);
+    if (c->ds_nstamp[r] == c->ds_call) return c->ds_nval[r];
+    const cb_dsnode *nd = &c->dsn[g->node0 + r];
+    c->nodes++;
+    int best = nd->max ? -CB_INF : CB_INF;
+    for (int j = 0; j < nd->k; j++) {
+        int v = cb_ds_eval(c, g, h, nd->ch[j], beta);
+        if (c->stop.stopped) return 0;
+        if (nd->max ? v > best : v < best) best = v;
+        if (nd->max ? best >= beta : best < beta) break;
+    }
+    c->ds_nstamp[r] = c->ds_call;
+    c->ds_nval[r] = (int8_t)(best < -127 ? -127 : best > 127 ? 127 : best);
+    return best;
+}
+
+#define CB_DS_NONE (-CB_INF - 1)
+
+/* cb_deep from a boundary of three cards a hand to play (kind h) and two of the other
+ * kind, by the graph of its trick; CB_DS_NONE where there is none (yet).
+ * Every leaf of that look-ahead is valued (cb_bound_done) by the trick's gain, its
+ * winner and the single-world games of what is left: of the other kind (their cards
+ * this trick does not touch) and of kind h, the last two tricks of this world, by
+ * leader. The tricks of one boundary (the bidder's and the coalition's cards: some 500
+ * ways at 6 players) end in a few dozen outcomes by the latter, and a slow search
+ * meets one such world with its leader again and again with other cards of the other
+ * kind (6 players, seed 3101 #8, in its first 12 s: 366,906 such look-aheads, 1,957
+ * worlds with their leader). So the trick is made once into a graph: its nodes merged
+ * where they lead to the same outcomes alike, its outcomes by those values; a look-ahead
+ * is then the graph's minimax, each outcome valued once. A boundary's graph is made the
+ * second time it is met (one met once costs nothing more), in a search grown past
+ * CB_DS_AFTER nodes (a graph costs some 500 leaves' single-world values to make, more
+ * than a small search saves by it). */
+static int cb_deep_shape(cb_ctx *c, int leader, int h, int beta)
+{
+    uint64_t key = c->world[h] | (uint64_t)leader << 13 | (uint64_t)h << 29 | c->tbits;
+    cb_dsslot *g = &c->ds[tl_hash(key) & (((uint64_t)1 << CB_DS_SLOT_BITS) - 1)];
+    if (g->key != key || g->tag != c->gen || g->epoch != c->ds_epoch) {
+        g->key = key;
+        g->tag = c->gen;
+        g->epoch = c->ds_epoch;
+        g->state = 1;
+        if (c->dshape < 2) return CB_DS_NONE; /* 2: made the first time (for the tests) */
+    }
+    if (g->state == 3) return CB_DS_NONE;
+    if (g->state == 1) {
+        c->ds_nn = c->ds_no = 0;
+        memset(c->ds_nhash, 0, sizeof c->ds_nhash);
+        memset(c->ds_ohash, 0, sizeof c->ds_ohash);
+        cb_trick_state t0;
+        cb_trick_start(c, &t0, leader, h);
+        int root = cb_ds_make(c, &t0);
+        if (c->stop.stopped) return 0;
+        if (root < 0) {
+            g->state = 3;
+            return CB_DS_NONE;
+        }
+        if (c->ds_nused + c->ds_nn > CB_DS_NODES || c->ds_oused + c->ds_no > CB_DS_OUTS) {
+            c->ds_epoch++; /* the pools are full: every graph dropped */
+            c->ds_nused = c->ds_oused = 0;
+            g->epoch = c->ds_epoch;
+        }
+        g->node0 = c->ds_nused;
+        g->out0 = c->ds_oused;
+        memcpy(c->dsn + c->ds_nused, c->ds_tn, c->ds_nn * sizeof(cb_dsnode));
+        memcpy(c->dso + c->ds_oused, c->ds_to, c->ds_no * sizeof(cb_dsout));
+        c->ds_nused += c->ds_nn;
+        c->ds_oused += c->ds_no;
+        g->root = (uint16_t)root;
+        g->state = 2;
+    }
+    if (++c->ds_call == 0) { /* the stamps wrapped round */
+        memset(c->ds_nstamp, 0, sizeof c->ds_nstamp);
+        memset(c->ds_ostamp, 0, sizeof c->ds_ostamp);
+        c->ds_call = 1;
+    }
+    return cb_ds_eval(c, g, h, g->root, beta);
+}
+
 /* The look-ahead two tricks deep, from a boundary where `leader` leads a trick of kind
  * h and cb_look_ahead falls short of beta: that trick played out for real (a zero-window
  * search at beta, fail-soft), every boundary it reaches valued by its single-world
@@ -2001,6 +2261,11 @@ static int cb_deep(cb_ctx *c, int leader, int h, int beta)
      * (cb_bound_done; callgrind, 6 players, seed 3001 #24, 5.94 G -> 5.62 G instructions;
      * 5 players, 30 deals of seed 2026, 4.90 G -> 4.77 G) */
     for (int s = 0; s < CB_MAXP; s++) c->deep_vn[s] = -1;
+    if (c->dshape && c->nodes >= c->dstart && cb_popc(c->world[h]) == 3 * c->n &&
+        cb_popc(c->world[1 - h]) == 2 * c->n) {
+        int v = cb_deep_shape(c, leader, h, beta);
+        if (v != CB_DS_NONE) return v;
+    }
     cb_trick_state t0;
     cb_trick_start(c, &t0, leader, h);
     return cb_trick_bound(c, &t0, beta - 1, beta, 2);
@@ -2413,6 +2678,7 @@ static void cb_load(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidd
     }
     c->wstart = c->nodes + (c->wafter == CB_WORLD_AFTER_BY_PLAYERS ? cb_world_after[n] : c->wafter);
     c->fstart = cb_first_pair_after[n] == UINT64_MAX ? UINT64_MAX : c->nodes + cb_first_pair_after[n];
+    c->dstart = c->dshape == 2 ? 0 : c->nodes + c->dafter;
     c->wstart2 = c->wafter != CB_WORLD_AFTER_BY_PLAYERS || cb_world2_after[n] == UINT64_MAX
                      ? UINT64_MAX
                      : c->nodes + cb_world2_after[n];
@@ -2648,6 +2914,27 @@ static int cb_last_four(cb_ctx *c, int n, const uint64_t *hands, int trump, int 
     if (target <= 0) return 1;
     if (target > cb_node_total(c, &node)) return 0;
     return cb_last4(c, leader, h, target);
+}
+
+/* Whether the look-ahead two tricks deep (cb_deep) from a trick boundary of three cards
+ * a hand to play (kind h) and two of the other, tricks alternating, reaches `target`
+ * (1) or not (0), by the graph of its trick (graph 1, made at once) or by playing it out
+ * (0): for the tests, which compare the two; -1 where the boundary is not of that
+ * shape. */
+static int cb_deep_probe(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder,
+                         int leader, int h, int order, int target, int graph)
+{
+    cb_node node;
+    cb_load(c, n, hands, trump, bidder, leader, h, order, NULL, 0, &node);
+    if (order != 0 || cb_popc(c->world[h]) != 3 * n || cb_popc(c->world[1 - h]) != 2 * n)
+        return -1;
+    if (target <= 0) return 1;
+    if (target > cb_node_total(c, &node)) return 0;
+    int saved = c->dshape;
+    c->dshape = graph ? 2 : 0;
+    int v = cb_deep(c, leader, h, target);
+    c->dshape = saved;
+    return c->stop.stopped ? -1 : v >= target;
 }
 
 /* The canonical cards (cb_canon) of the trick boundary `hands` (2n hands, as the roots

@@ -89,6 +89,7 @@ class Core:
         order: int,
     ) -> tuple[int, int | None, int]: ...
     def set_deep_look_ahead(self, on: bool = ...) -> None: ...
+    def set_deep_graphs(self, on: bool = ..., first: bool = ...) -> None: ...
     def set_nolead_bound(self, on: bool = ...) -> None: ...
     def set_reverse_pair(self, on: bool = ...) -> None: ...
     def set_race(self, on: bool = ..., budget: int | None = ...) -> None: ...
@@ -117,6 +118,18 @@ class Core:
         h: int,
         order: int,
         target: int,
+    ) -> bool: ...
+    def deep_look_ahead(
+        self,
+        n: int,
+        hands: Sequence[int],
+        trump: int,
+        bidder: int,
+        leader: int,
+        h: int,
+        order: int,
+        target: int,
+        graph: bool,
     ) -> bool: ...
     def all_tricks(
         self,

@@ -39,6 +39,7 @@ cdef extern from "_core.h" nogil:
     void cb_set_lanes(cb_ctx *c, int on)
     void cb_set_canon(cb_ctx *c, int on)
     void cb_set_deep(cb_ctx *c, int on)
+    void cb_set_deep_shape(cb_ctx *c, int on)
     void cb_set_race(cb_ctx *c, uint64_t budget)
     void cb_set_nolead(cb_ctx *c, int on)
     void cb_set_reverse(cb_ctx *c, int on)
@@ -63,6 +64,8 @@ cdef extern from "_core.h" nogil:
                      int trump, int bidder, int leader, int h, int order, uint64_t *out)
     int cb_last_four(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder,
                      int leader, int h, int order, int target)
+    int cb_deep_probe(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder,
+                      int leader, int h, int order, int target, int graph)
     enum: CB_PIMC_MAX_WORLDS
     int cb_pimc(cb_ctx *c, int n, const uint64_t *worlds, int count, int trump, int bidder,
                 int leader, int h, int order, const int *trick, int k, const int *cards,
@@ -467,6 +470,18 @@ cdef class Core:
             raise ValueError(f"invalid on {on!r}: True or False")
         cb_set_deep(self.ctx, 1 if on else 0)
 
+    def set_deep_graphs(self, on=True, first=False):
+        """From 5 players, in a search grown past 200,000 nodes, value the look-ahead two
+        tricks deep from a boundary of three cards a hand to play and two of the other
+        by a graph of its trick, made the second time that world is met with that
+        leader and kept, its nodes merged where they lead to the same outcomes (True,
+        the default; cb_deep_shape in _core.h), or play that trick out every time
+        (False). ``first``: from the first node, each graph made the first time (for the
+        tests). Values never depend on it; the tests compare the two."""
+        if not isinstance(on, bool) or not isinstance(first, bool):
+            raise ValueError(f"invalid on {on!r} or first {first!r}: True or False")
+        cb_set_deep_shape(self.ctx, (2 if first else 1) if on else 0)
+
     def set_nolead_bound(self, on=True):
         """From 5 players, at trick boundaries (and the deep look-ahead's leaves) where
         the world to play has three tricks or more and one more than the other, take the
@@ -620,6 +635,24 @@ cdef class Core:
         if v < 0:
             raise ValueError("last_four: not a boundary with two cards a hand of each kind "
                              "and alternating tricks")
+        return bool(v)
+
+    def deep_look_ahead(self, n, hands, trump, bidder, leader, h, order, target, graph):
+        """Whether the look-ahead two tricks deep from a trick boundary of three cards a
+        hand to play and two of the other (tricks alternating) reaches ``target``, by
+        the graph of its trick (``graph``) or by playing it out (cb_deep_probe in
+        _core.h): for the tests, which compare the two."""
+        cdef cb_args a
+        cdef int v
+        self._position(n, hands, trump, bidder, leader, h, order, [], &a)
+        cdef int t = _cint(target, "target", -(2**31), 2**31 - 1, "an int")
+        cdef int g = 1 if graph else 0
+        with nogil:
+            v = cb_deep_probe(self.ctx, a.n, a.hands, a.trump, a.bidder, a.leader, a.h,
+                              a.order, t, g)
+        if v < 0:
+            raise ValueError("deep_look_ahead: not a boundary with three cards a hand to "
+                             "play and two of the other, tricks alternating")
         return bool(v)
 
     def set_generation(self, gen):

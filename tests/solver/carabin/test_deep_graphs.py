@@ -1,0 +1,105 @@
+"""The look-ahead two tricks deep valued by the graph of its trick (cb_deep_shape in
+_core.h) gives what playing that trick out gives.
+
+From a boundary of three cards a hand to play and two of the other kind, the look-ahead
+two tricks deep plays the next trick out and values each way it can end by bounds that
+read only the trick's winner, the bidder's gain and the single-world values of what is
+left. The core makes that trick into a graph once (its ways merged by those outcomes)
+and takes the graph's minimax whenever the same cards with the same leader come back
+beside other cards of the other kind. These tests compare the look-ahead itself with
+and without the graph at every target, and the search with the graphs made at the
+first meeting against the search without them.
+"""
+
+from __future__ import annotations
+
+import random
+from contextlib import AbstractContextManager
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver import carabin
+from solver.carabin import Deal
+from solver.carabin import engine as carabin_engine
+from tests.solver.carabin.test_deep_look_ahead import tricks_in
+from tests.solver.carabin.test_world_bounds import check_same_answers, check_same_probes, switched
+
+
+def graphs(on: bool, after: int | None = 0) -> AbstractContextManager:
+    """The shared core with the graphs on (made the first time a boundary is met) or
+    off, the single-world bounds from node ``after``, its table cleared."""
+    return switched("set_deep_graphs", on, after, first=True)
+
+
+def test_the_look_ahead_by_its_graph_reaches_every_target_it_reaches_played_out():
+    """60 five- and six-player boundaries three tricks in, every target from 0 to one
+    past the points of the pack (36): the same answer from the graph as from the trick
+    played out, and both answers occur."""
+    rng = random.Random(41)
+    core = carabin_engine.core()
+    seen = set()
+    for i in range(60):
+        p = tricks_in(rng, 5 + i % 2)
+        args = carabin_engine._args(p)[:7]
+        for target in range(0, 38):
+            core.clear()
+            by_graph = core.deep_look_ahead(*args, target, True)
+            core.clear()
+            played = core.deep_look_ahead(*args, target, False)
+            assert by_graph == played, (str(p), target)
+            seen.add(by_graph)
+    assert seen == {True, False}
+
+
+def test_the_look_ahead_refuses_other_boundaries():
+    rng = random.Random(3)
+    p = tricks_in(rng, 6, 2)  # three cards a hand of both kinds
+    try:
+        carabin_engine.core().deep_look_ahead(*carabin_engine._args(p)[:7], 5, True)
+    except ValueError as e:
+        assert "three cards a hand to play and two of the other" in str(e)
+    else:
+        raise AssertionError("a boundary of another shape was taken")
+
+
+def test_boundaries_three_tricks_in_get_the_same_answers_with_and_without_graphs():
+    """60 five- and six-player boundaries three tricks in: the exact value and the make
+    probe at every target."""
+    rng = random.Random(43)
+    for i in range(60):
+        check_same_probes(tricks_in(rng, 5 + i % 2), lambda: graphs(False), lambda: graphs(True))
+
+
+def test_boundaries_two_tricks_in_get_the_same_answers_with_and_without_graphs():
+    """30 five- and six-player boundaries two tricks in, whose searches meet boundaries
+    three tricks in again and again: the exact value and the make probe at every
+    target."""
+    rng = random.Random(47)
+    for i in range(30):
+        check_same_probes(tricks_in(rng, 5 + i % 2, 2), lambda: graphs(False), lambda: graphs(True))
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 4), st.integers(0, 3))
+def test_five_player_deals_get_the_same_answers_with_and_without_graphs(seed, bidder, trump):
+    start = Deal.random(seed=seed, players=5).position(bidder=bidder, trump=trump)
+    check_same_answers(start, lambda: graphs(False), lambda: graphs(True))
+
+
+def test_graphs_save_nodes():
+    """16 six-player boundaries one trick in, with the core's own settings (a graph made
+    the second time its boundary is met, the single-world bounds from the core's node
+    count): the same exact values in fewer nodes with the graphs (node counts do not
+    depend on the machine)."""
+    rng = random.Random(53)
+    positions = [tricks_in(rng, 6, 1) for _ in range(16)]
+    core = carabin_engine.core()
+    nodes, values = {}, {}
+    for on in (False, True):
+        with switched("set_deep_graphs", on, None):
+            before = core.nodes
+            values[on] = [carabin.value(p) for p in positions]
+            nodes[on] = core.nodes - before
+    assert values[True] == values[False]
+    assert nodes[True] < nodes[False], nodes
