@@ -20,6 +20,8 @@ driver (``carabin_core_driver.c``) that solves them, for callgrind and node coun
     build/carabin_core_share exact < t6.txt             # boundaries a partition search could share
     python tools/carabin_core_driver.py build --waste-stats  # -> build/carabin_core_waste
     CB_RACE=0 build/carabin_core_waste make < t6.txt    # what the move order costs
+    python tools/carabin_core_driver.py build --graph-stats  # -> build/carabin_core_graph
+    CB_DSHAPE=0 build/carabin_core_graph exact < t6.txt # the deep look-aheads' worlds, outcomes
     python tools/carabin_core_driver.py build --patch tools/tried/suit_symmetry.patch
     build/carabin_core_suit_symmetry exact < t6.txt     # an idea tried, and dropped
 
@@ -58,7 +60,13 @@ proofs among such positions could share. ``--waste-stats`` builds the core patch
 ``tools/carabin_core_waste.patch``: the nodes of the cards tried before the one that cut,
 at every node inside a trick and every boundary's lead, each counted once at the highest
 node where it happened, by side, trick and the kinds of the two cards (what a perfect
-move order would save, the table's help aside; run it with ``CB_RACE=0``). A patch of your
+move order would save, the table's help aside; run it with ``CB_RACE=0``).
+``--graph-stats`` builds the core patched with ``tools/carabin_core_graph.patch``: the
+look-aheads two tricks deep from boundaries of three cards a hand to play and two of the
+other kind, over how many distinct worlds to play (with their leader) they are taken, and
+how many distinct outcomes (winner, gain, the single-world values by leader of what is
+left of that world) their leaves reach (what ``cb_deep_shape`` merges); run it with
+``CB_DSHAPE=0``, the tricks played out. A patch of your
 own that counts (defines ``cb_stats_print``) builds with ``--patch FILE --counters``.
 
 The deals are those of ``tools/carabin_nodes.py bench`` (and ``tricklab bench
@@ -115,7 +123,7 @@ def dump(players: int, seed: int, deals: int, table: bool) -> None:
 def build(
     out: Path, stats: str | None, march: str, patch: Path | None = None, counters: bool = False
 ) -> None:
-    """Compile the driver; ``stats``: "stats", "order", "settle", "deep", "gap", "share" or "waste", the core patched with
+    """Compile the driver; ``stats``: "stats", "order", "settle", "deep", "gap", "share", "waste" or "graph", the core patched with
     ``tools/carabin_core_<stats>.patch``; ``patch``: the core patched with that file instead
     (an idea tried on a copy of the core, as those under ``tools/tried/``); ``counters``:
     that patch counts, as the counting cores do (the driver prints its cb_stats_print)."""
@@ -179,6 +187,11 @@ def main() -> None:
         help="build: the core counting distinct boundaries two tricks in, under coarser keys",
     )
     parser.add_argument(
+        "--graph-stats",
+        action="store_true",
+        help="build: the core counting the deep look-aheads' worlds and outcomes (run it with CB_DSHAPE=0)",
+    )
+    parser.add_argument(
         "--patch",
         type=Path,
         default=None,
@@ -209,6 +222,8 @@ def main() -> None:
             if args.share_stats
             else "waste"
             if args.waste_stats
+            else "graph"
+            if args.graph_stats
             else None
         )
         if args.patch is not None and stats:
