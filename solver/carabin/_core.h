@@ -355,7 +355,7 @@ typedef struct {
     int ds_nn, ds_no;
     cb_dsnode ds_tn[CB_DS_MAXN];
     cb_dsout ds_to[CB_DS_MAXO];
-    uint64_t ds_okey[CB_DS_MAXO];
+    uint64_t ds_okey[CB_DS_MAXO], ds_okey2[CB_DS_MAXO];
     uint16_t ds_nhash[2 * CB_DS_MAXN], ds_ohash[2 * CB_DS_MAXO]; /* id + 1; 0 empty */
     uint32_t ds_nstamp[CB_DS_MAXN], ds_ostamp[CB_DS_MAXO];
     int8_t ds_nval[CB_DS_MAXN], ds_oval[CB_DS_MAXO];
@@ -2079,21 +2079,32 @@ static int cb_ds_make(cb_ctx *c, const cb_trick_state *t)
         int m = cb_world_value(c, h, CB_ANY);
         uint64_t spread = cb_world_spread(c, h, m);
         if (c->stop.stopped) return -1;
-        /* what cb_bound_done reads of this world: gain, winner, its values by leader */
+        /* what cb_bound_done reads of this world: gain, winner, its values by leader;
+         * where the other world holds three cards a hand (so that its coupled bound's
+         * first pair and the no-lead bound are asked there), also this world's ducking
+         * game and whether the bidder can avoid every trick of it */
         uint64_t k = spread << 17 | (uint64_t)m << 10 | (uint64_t)gain << 3 | (uint64_t)t->wseat;
-        for (uint32_t i = tl_hash(k) & (2 * CB_DS_MAXO - 1);; i = (i + 1) & (2 * CB_DS_MAXO - 1)) {
+        uint64_t k2 = 0;
+        if (cb_popc(c->world[1 - h]) == 3 * n) {
+            int d = cb_world_var(c, h, CB_ANY, CB_DUCK1);
+            int w = cb_world_var(c, h, CB_ANY, CB_NOWIN);
+            if (c->stop.stopped) return -1;
+            k2 = 1 | (uint64_t)(uint8_t)d << 1 | (uint64_t)(w == 0) << 9;
+        }
+        for (uint32_t i = tl_hash(k ^ k2 << 40) & (2 * CB_DS_MAXO - 1);; i = (i + 1) & (2 * CB_DS_MAXO - 1)) {
             int id = c->ds_ohash[i] - 1;
             if (id < 0) {
                 if (c->ds_no == CB_DS_MAXO) return -1;
                 id = c->ds_no++;
                 c->ds_okey[id] = k;
+                c->ds_okey2[id] = k2;
                 c->ds_to[id].cards = t->tcards;
                 c->ds_to[id].wseat = (int8_t)t->wseat;
                 c->ds_to[id].tpts = (int8_t)t->tpts;
                 c->ds_ohash[i] = (uint16_t)(id + 1);
                 return CB_DS_LEAF | id;
             }
-            if (c->ds_okey[id] == k) return CB_DS_LEAF | id;
+            if (c->ds_okey[id] == k && c->ds_okey2[id] == k2) return CB_DS_LEAF | id;
         }
     }
     cb_seats q;
@@ -2175,12 +2186,14 @@ static int cb_ds_eval(cb_ctx *c, const cb_dsslot *g, int h, int r, int beta)
 
 #define CB_DS_NONE (-CB_INF - 1)
 
-/* cb_deep from a boundary of three cards a hand to play (kind h) and two of the other
- * kind, by the graph of its trick; CB_DS_NONE where there is none (yet).
+/* cb_deep from a boundary of three cards a hand to play (kind h) and two or three of
+ * the other kind, by the graph of its trick; CB_DS_NONE where there is none (yet).
  * Every leaf of that look-ahead is valued (cb_bound_done) by the trick's gain, its
  * winner and the single-world games of what is left: of the other kind (their cards
  * this trick does not touch) and of kind h, the last two tricks of this world, by
- * leader. The tricks of one boundary (the bidder's and the coalition's cards: some 500
+ * leader (and, where the other kind has three cards a hand, so that the leaf's coupled
+ * first pair and no-lead bound are asked, this world's ducking game and whether the
+ * bidder can avoid every trick of it: cb_ds_make). The tricks of one boundary (the bidder's and the coalition's cards: some 500
  * ways at 6 players) end in a few dozen outcomes by the latter, and a slow search
  * meets one such world with its leader again and again with other cards of the other
  * kind (6 players, seed 3101 #8, in its first 12 s: 366,906 such look-aheads, 1,957
@@ -2192,7 +2205,8 @@ static int cb_ds_eval(cb_ctx *c, const cb_dsslot *g, int h, int r, int beta)
  * than a small search saves by it). */
 static int cb_deep_shape(cb_ctx *c, int leader, int h, int beta)
 {
-    uint64_t key = c->world[h] | (uint64_t)leader << 13 | (uint64_t)h << 29 | c->tbits;
+    uint64_t key = c->world[h] | (uint64_t)leader << 13 | (uint64_t)h << 29 | c->tbits |
+                   (uint64_t)(cb_popc(c->world[1 - h]) / c->n) << 61;
     cb_dsslot *g = &c->ds[tl_hash(key) & (((uint64_t)1 << CB_DS_SLOT_BITS) - 1)];
     if (g->key != key || g->tag != c->gen || g->epoch != c->ds_epoch) {
         g->key = key;
@@ -2262,7 +2276,7 @@ static int cb_deep(cb_ctx *c, int leader, int h, int beta)
      * 5 players, 30 deals of seed 2026, 4.90 G -> 4.77 G) */
     for (int s = 0; s < CB_MAXP; s++) c->deep_vn[s] = -1;
     if (c->dshape && c->nodes >= c->dstart && cb_popc(c->world[h]) == 3 * c->n &&
-        cb_popc(c->world[1 - h]) == 2 * c->n) {
+        (cb_popc(c->world[1 - h]) == 2 * c->n || cb_popc(c->world[1 - h]) == 3 * c->n)) {
         int v = cb_deep_shape(c, leader, h, beta);
         if (v != CB_DS_NONE) return v;
     }
@@ -2917,7 +2931,7 @@ static int cb_last_four(cb_ctx *c, int n, const uint64_t *hands, int trump, int 
 }
 
 /* Whether the look-ahead two tricks deep (cb_deep) from a trick boundary of three cards
- * a hand to play (kind h) and two of the other, tricks alternating, reaches `target`
+ * a hand to play (kind h) and two or three of the other, tricks alternating, reaches `target`
  * (1) or not (0), by the graph of its trick (graph 1, made at once) or by playing it out
  * (0): for the tests, which compare the two; -1 where the boundary is not of that
  * shape. */
@@ -2926,8 +2940,8 @@ static int cb_deep_probe(cb_ctx *c, int n, const uint64_t *hands, int trump, int
 {
     cb_node node;
     cb_load(c, n, hands, trump, bidder, leader, h, order, NULL, 0, &node);
-    if (order != 0 || cb_popc(c->world[h]) != 3 * n || cb_popc(c->world[1 - h]) != 2 * n)
-        return -1;
+    int ky = cb_popc(c->world[1 - h]);
+    if (order != 0 || cb_popc(c->world[h]) != 3 * n || (ky != 2 * n && ky != 3 * n)) return -1;
     if (target <= 0) return 1;
     if (target > cb_node_total(c, &node)) return 0;
     int saved = c->dshape;

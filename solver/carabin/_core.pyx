@@ -472,8 +472,8 @@ cdef class Core:
 
     def set_deep_graphs(self, on=True, first=False):
         """From 5 players, in a search grown past 200,000 nodes, value the look-ahead two
-        tricks deep from a boundary of three cards a hand to play and two of the other
-        by a graph of its trick, made the second time that world is met with that
+        tricks deep from a boundary of three cards a hand to play and two or three of the
+        other by a graph of its trick, made the second time that world is met with that
         leader and kept, its nodes merged where they lead to the same outcomes (True,
         the default; cb_deep_shape in _core.h), or play that trick out every time
         (False). ``first``: from the first node, each graph made the first time (for the
@@ -639,7 +639,8 @@ cdef class Core:
 
     def deep_look_ahead(self, n, hands, trump, bidder, leader, h, order, target, graph):
         """Whether the look-ahead two tricks deep from a trick boundary of three cards a
-        hand to play and two of the other (tricks alternating) reaches ``target``, by
+        hand to play and two or three of the other (tricks alternating) reaches
+        ``target``, by
         the graph of its trick (``graph``) or by playing it out (cb_deep_probe in
         _core.h): for the tests, which compare the two."""
         cdef cb_args a
@@ -652,7 +653,7 @@ cdef class Core:
                               a.order, t, g)
         if v < 0:
             raise ValueError("deep_look_ahead: not a boundary with three cards a hand to "
-                             "play and two of the other, tricks alternating")
+                             "play and two or three of the other, tricks alternating")
         return bool(v)
 
     def set_generation(self, gen):

@@ -1,10 +1,11 @@
 """The look-ahead two tricks deep valued by the graph of its trick (cb_deep_shape in
 _core.h) gives what playing that trick out gives.
 
-From a boundary of three cards a hand to play and two of the other kind, the look-ahead
-two tricks deep plays the next trick out and values each way it can end by bounds that
-read only the trick's winner, the bidder's gain and the single-world values of what is
-left. The core makes that trick into a graph once (its ways merged by those outcomes)
+From a boundary of three cards a hand to play and two or three of the other kind, the
+look-ahead two tricks deep plays the next trick out and values each way it can end by
+bounds that read only the trick's winner, the bidder's gain and the single-world games
+of what is left of that world (their values by leader; with three cards a hand in the
+other world, also its ducking game and whether the bidder can avoid all its tricks). The core makes that trick into a graph once (its ways merged by those outcomes)
 and takes the graph's minimax whenever the same cards with the same leader come back
 beside other cards of the other kind. These tests compare the look-ahead itself with
 and without the graph at every target, and the search with the graphs made at the
@@ -33,14 +34,15 @@ def graphs(on: bool, after: int | None = 0) -> AbstractContextManager:
 
 
 def test_the_look_ahead_by_its_graph_reaches_every_target_it_reaches_played_out():
-    """60 five- and six-player boundaries three tricks in, every target from 0 to one
-    past the points of the pack (36): the same answer from the graph as from the trick
-    played out, and both answers occur."""
+    """80 five- and six-player boundaries three tricks in (two cards a hand of the other
+    kind) and two tricks in (three), every target from 0 to one past the points of the
+    pack (36): the same answer from the graph as from the trick played out, and both
+    answers occur."""
     rng = random.Random(41)
     core = carabin_engine.core()
     seen = set()
-    for i in range(60):
-        p = tricks_in(rng, 5 + i % 2)
+    for i in range(80):
+        p = tricks_in(rng, 5 + i % 2, 3 if i % 4 < 2 else 2)
         args = carabin_engine._args(p)[:7]
         for target in range(0, 38):
             core.clear()
@@ -54,11 +56,11 @@ def test_the_look_ahead_by_its_graph_reaches_every_target_it_reaches_played_out(
 
 def test_the_look_ahead_refuses_other_boundaries():
     rng = random.Random(3)
-    p = tricks_in(rng, 6, 2)  # three cards a hand of both kinds
+    p = tricks_in(rng, 6, 1)  # four cards a hand to play, three of the other kind
     try:
         carabin_engine.core().deep_look_ahead(*carabin_engine._args(p)[:7], 5, True)
     except ValueError as e:
-        assert "three cards a hand to play and two of the other" in str(e)
+        assert "three cards a hand to play and two or three of the other" in str(e)
     else:
         raise AssertionError("a boundary of another shape was taken")
 
