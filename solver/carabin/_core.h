@@ -237,7 +237,7 @@ static const uint64_t cb_first_pair_after[CB_MAXP + 1] = {UINT64_MAX, UINT64_MAX
  * (CPU -15 %). */
 
 /* The trick of a look-ahead two tricks deep from a boundary of three cards a hand to
- * play and two of the other kind, as a graph (cb_deep_shape): its nodes (a seat of the
+ * play and two or three of the other kind, as a graph (cb_deep_shape): its nodes (a seat of the
  * coalition or the bidder to play, the distinct children by reference) and its
  * outcomes (who takes the trick, what the bidder gains, the single-world values of the
  * world's last two tricks by leader), each with one trick that leads to it. */
@@ -2193,8 +2193,9 @@ static int cb_ds_eval(cb_ctx *c, const cb_dsslot *g, int h, int r, int beta)
  * this trick does not touch) and of kind h, the last two tricks of this world, by
  * leader (and, where the other kind has three cards a hand, so that the leaf's coupled
  * first pair and no-lead bound are asked, this world's ducking game and whether the
- * bidder can avoid every trick of it: cb_ds_make). The tricks of one boundary (the bidder's and the coalition's cards: some 500
- * ways at 6 players) end in a few dozen outcomes by the latter, and a slow search
+ * bidder can avoid every trick of it: cb_ds_make). The tricks of one boundary (the
+ * bidder's and the coalition's cards: some 500 ways at 6 players) end in a few dozen
+ * outcomes by the latter, and a slow search
  * meets one such world with its leader again and again with other cards of the other
  * kind (6 players, seed 3101 #8, in its first 12 s: 366,906 such look-aheads, 1,957
  * worlds with their leader). So the trick is made once into a graph: its nodes merged
@@ -2931,10 +2932,10 @@ static int cb_last_four(cb_ctx *c, int n, const uint64_t *hands, int trump, int 
 }
 
 /* Whether the look-ahead two tricks deep (cb_deep) from a trick boundary of three cards
- * a hand to play (kind h) and two or three of the other, tricks alternating, reaches `target`
- * (1) or not (0), by the graph of its trick (graph 1, made at once) or by playing it out
- * (0): for the tests, which compare the two; -1 where the boundary is not of that
- * shape. */
+ * a hand to play (kind h) and two or three of the other, tricks alternating, reaches
+ * `target` (1) or not (0), by the graph of its trick (graph 1, made at once) or by
+ * playing it out (0): for the tests, which compare the two; -1 where the boundary is
+ * not of that shape. */
 static int cb_deep_probe(cb_ctx *c, int n, const uint64_t *hands, int trump, int bidder,
                          int leader, int h, int order, int target, int graph)
 {
@@ -2946,6 +2947,7 @@ static int cb_deep_probe(cb_ctx *c, int n, const uint64_t *hands, int trump, int
     if (target > cb_node_total(c, &node)) return 0;
     int saved = c->dshape;
     c->dshape = graph ? 2 : 0;
+    c->dstart = 0; /* the graph made and taken at once */
     int v = cb_deep(c, leader, h, target);
     c->dshape = saved;
     return c->stop.stopped ? -1 : v >= target;

@@ -33,16 +33,13 @@ def graphs(on: bool, after: int | None = 0) -> AbstractContextManager:
     return switched("set_deep_graphs", on, after, first=True)
 
 
-def test_the_look_ahead_by_its_graph_reaches_every_target_it_reaches_played_out():
-    """80 five- and six-player boundaries three tricks in (two cards a hand of the other
-    kind) and two tricks in (three), every target from 0 to one past the points of the
-    pack (36): the same answer from the graph as from the trick played out, and both
-    answers occur."""
-    rng = random.Random(41)
+def check_graph_against_played_out(positions: list[carabin.Position]) -> None:
+    """Every target from 0 to one past the points of the pack (36), at each position: the
+    same answer from the graph of the look-ahead's trick as from the trick played out,
+    and both answers occur."""
     core = carabin_engine.core()
     seen = set()
-    for i in range(80):
-        p = tricks_in(rng, 5 + i % 2, 3 if i % 4 < 2 else 2)
+    for p in positions:
         args = carabin_engine._args(p)[:7]
         for target in range(0, 38):
             core.clear()
@@ -52,6 +49,21 @@ def test_the_look_ahead_by_its_graph_reaches_every_target_it_reaches_played_out(
             assert by_graph == played, (str(p), target)
             seen.add(by_graph)
     assert seen == {True, False}
+
+
+def test_the_look_ahead_by_its_graph_three_tricks_in():
+    """60 five- and six-player boundaries three tricks in (three cards a hand to play, two
+    of the other kind)."""
+    rng = random.Random(41)
+    check_graph_against_played_out([tricks_in(rng, 5 + i % 2) for i in range(60)])
+
+
+def test_the_look_ahead_by_its_graph_two_tricks_in():
+    """24 five- and six-player boundaries two tricks in (three cards a hand of both
+    kinds), where the outcomes also carry the ducking game and whether the bidder can
+    avoid every trick (the 20th needs them)."""
+    rng = random.Random(41)
+    check_graph_against_played_out([tricks_in(rng, 5 + i % 2, 2) for i in range(24)])
 
 
 def test_the_look_ahead_refuses_other_boundaries():
