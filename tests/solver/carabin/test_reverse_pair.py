@@ -109,8 +109,9 @@ def test_the_switch_refuses_what_is_not_a_bool() -> None:
 def test_it_cuts_a_slow_five_player_search():
     """Deal #145 of seed 3101 at 5 players (`tricklab bench carabin --players 5 --seed
     3101`), exact value: 3.7 M nodes without the reverse pair, 1.2 M with it (core alone,
-    128 MB); asserted: under a half, the same value (node counts do not depend on the
-    machine; the core's default table, as the bench's)."""
+    128 MB); since the deep look-ahead's graphs (cb_deep_shape), 2.04 M and 1.16 M.
+    Asserted: under 60%, the same value (node counts do not depend on the machine; the
+    core's default table, as the bench's)."""
     start = _bench_start(3101, 145, players=5)
     core = carabin_engine.core(None, 5)
     nodes, values = {}, {}
@@ -120,7 +121,7 @@ def test_it_cuts_a_slow_five_player_search():
             values[on] = carabin.value(start)
             nodes[on] = core.nodes - before
     assert values[True] == values[False]
-    assert 2 * nodes[True] < nodes[False], nodes
+    assert 5 * nodes[True] < 3 * nodes[False], nodes
 
 
 def test_it_settles_the_first_trick_of_a_slow_six_player_search():
