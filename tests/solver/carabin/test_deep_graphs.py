@@ -5,11 +5,12 @@ From a boundary of three cards a hand to play and two or three of the other kind
 look-ahead two tricks deep plays the next trick out and values each way it can end by
 bounds that read only the trick's winner, the bidder's gain and the single-world games
 of what is left of that world (their values by leader; with three cards a hand in the
-other world, also its ducking game and whether the bidder can avoid all its tricks). The core makes that trick into a graph once (its ways merged by those outcomes)
-and takes the graph's minimax whenever the same cards with the same leader come back
-beside other cards of the other kind. These tests compare the look-ahead itself with
-and without the graph at every target, and the search with the graphs made at the
-first meeting against the search without them.
+other world, also its ducking game and whether the bidder can avoid all its tricks).
+The core makes that trick into a graph once (its ways merged by those outcomes) and
+takes the graph's minimax whenever the same cards with the same leader come back beside
+other cards of the other kind. These tests compare the look-ahead itself with and
+without the graph at every target, and the search with the graphs made at the first
+meeting against the search without them.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import random
 from contextlib import AbstractContextManager
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -67,31 +69,28 @@ def test_the_look_ahead_by_its_graph_two_tricks_in():
 
 
 def test_the_look_ahead_refuses_other_boundaries():
-    rng = random.Random(3)
-    p = tricks_in(rng, 6, 1)  # four cards a hand to play, three of the other kind
-    try:
+    p = tricks_in(random.Random(3), 6, 1)  # four cards a hand to play, three of the other
+    with pytest.raises(ValueError, match="three cards a hand to play and two or three of"):
         carabin_engine.core().deep_look_ahead(*carabin_engine._args(p)[:7], 5, True)
-    except ValueError as e:
-        assert "three cards a hand to play and two or three of the other" in str(e)
-    else:
-        raise AssertionError("a boundary of another shape was taken")
+
+
+def check_boundaries_alike(seed: int, count: int, tricks: int) -> None:
+    """``count`` five- and six-player boundaries ``tricks`` tricks in (random
+    ``seed``): the exact value and the make probe at every target, with and without
+    the graphs."""
+    rng = random.Random(seed)
+    for i in range(count):
+        p = tricks_in(rng, 5 + i % 2, tricks)
+        check_same_probes(p, lambda: graphs(False), lambda: graphs(True))
 
 
 def test_boundaries_three_tricks_in_get_the_same_answers_with_and_without_graphs():
-    """60 five- and six-player boundaries three tricks in: the exact value and the make
-    probe at every target."""
-    rng = random.Random(43)
-    for i in range(60):
-        check_same_probes(tricks_in(rng, 5 + i % 2), lambda: graphs(False), lambda: graphs(True))
+    check_boundaries_alike(43, 60, 3)
 
 
 def test_boundaries_two_tricks_in_get_the_same_answers_with_and_without_graphs():
-    """30 five- and six-player boundaries two tricks in, whose searches meet boundaries
-    three tricks in again and again: the exact value and the make probe at every
-    target."""
-    rng = random.Random(47)
-    for i in range(30):
-        check_same_probes(tricks_in(rng, 5 + i % 2, 2), lambda: graphs(False), lambda: graphs(True))
+    """Their searches meet boundaries three tricks in again and again."""
+    check_boundaries_alike(47, 30, 2)
 
 
 @settings(max_examples=6, deadline=None)
