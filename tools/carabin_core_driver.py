@@ -22,6 +22,8 @@ driver (``carabin_core_driver.c``) that solves them, for callgrind and node coun
     CB_RACE=0 build/carabin_core_waste make < t6.txt    # what the move order costs
     python tools/carabin_core_driver.py build --graph-stats  # -> build/carabin_core_graph
     CB_DSHAPE=0 build/carabin_core_graph exact < t6.txt # the deep look-aheads' worlds, outcomes
+    python tools/carabin_core_driver.py build --shape-stats  # -> build/carabin_core_shape
+    CB_RACE=0 build/carabin_core_shape make < t6.txt    # nodes by boundary shape and bound
     python tools/carabin_core_driver.py build --patch tools/tried/suit_symmetry.patch
     build/carabin_core_suit_symmetry exact < t6.txt     # an idea tried, and dropped
 
@@ -66,8 +68,13 @@ look-aheads two tricks deep from boundaries of three cards a hand to play and tw
 other kind, over how many distinct worlds to play (with their leader) they are taken, and
 how many distinct outcomes (winner, gain, the single-world values by leader of what is
 left of that world) their leaves reach (what ``cb_deep_shape`` merges); run it with
-``CB_DSHAPE=0``, the tricks played out. A patch of your
-own that counts (defines ``cb_stats_print``) builds with ``--patch FILE --counters``.
+``CB_DSHAPE=0``, the tricks played out. ``--shape-stats`` builds the core patched with
+``tools/carabin_core_shape.patch``: by the shape of the trick boundaries (cards a hand of
+the kind to play and of the other), every boundary entered with the nodes below it, and
+each bound's calls and nodes there (the single-world pair, the coupled and upper bounds,
+the look-aheads one and two tricks deep, the no-lead bound, the reverse pair) and the
+tricks searched; run it with ``CB_RACE=0``, or a search stopped by a race's budget is
+left out of its line. A patch of your own that counts (defines ``cb_stats_print``) builds with ``--patch FILE --counters``.
 
 The deals are those of ``tools/carabin_nodes.py bench`` (and ``tricklab bench
 carabin``): the same generator, random bidder, the turn-up suit trump, seat 0 leads.
@@ -123,7 +130,7 @@ def dump(players: int, seed: int, deals: int, table: bool) -> None:
 def build(
     out: Path, stats: str | None, march: str, patch: Path | None = None, counters: bool = False
 ) -> None:
-    """Compile the driver; ``stats``: "stats", "order", "settle", "deep", "gap", "share", "waste" or "graph", the core patched with
+    """Compile the driver; ``stats``: "stats", "order", "settle", "deep", "gap", "share", "waste", "graph" or "shape", the core patched with
     ``tools/carabin_core_<stats>.patch``; ``patch``: the core patched with that file instead
     (an idea tried on a copy of the core, as those under ``tools/tried/``); ``counters``:
     that patch counts, as the counting cores do (the driver prints its cb_stats_print)."""
@@ -192,6 +199,11 @@ def main() -> None:
         help="build: the core counting the deep look-aheads' worlds and outcomes (run it with CB_DSHAPE=0)",
     )
     parser.add_argument(
+        "--shape-stats",
+        action="store_true",
+        help="build: the core counting nodes by boundary shape and by bound (run it with CB_RACE=0)",
+    )
+    parser.add_argument(
         "--patch",
         type=Path,
         default=None,
@@ -224,6 +236,8 @@ def main() -> None:
             if args.waste_stats
             else "graph"
             if args.graph_stats
+            else "shape"
+            if args.shape_stats
             else None
         )
         if args.patch is not None and stats:
