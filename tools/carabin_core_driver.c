@@ -13,7 +13,8 @@
  * (cb_set_nolead), CB_REVERSE=0 the coupled bound's reverse pair (cb_set_reverse),
  * CB_LEADRACE=0 the race of the coalition's leads of the second and third tricks
  * (cb_set_lead_race), CB_DSHAPE=0 the graphs of the deep look-ahead's tricks
- * (cb_set_deep_shape; 2: each made the first time).
+ * (cb_set_deep_shape; 2: each made the first time), CB_GUIDE=0 the guide of a trick's
+ * search by its graph (cb_set_guide; k: from nodes of k cards of the trick).
  * CB_HELP=1: every exact search is
  * helped by a second context on another thread with its table (cb_share, cb_help, as
  * the deal tables of several workers do); the line then also gives the helper's nodes,
@@ -117,6 +118,7 @@ int main(int argc, char **argv)
     if (getenv("CB_DEEP")) cb_set_deep(c, atoi(getenv("CB_DEEP")));
     if (getenv("CB_DSHAPE")) cb_set_deep_shape(c, atoi(getenv("CB_DSHAPE")));
     if (getenv("CB_DSAFTER")) c->dafter = (uint64_t)atoll(getenv("CB_DSAFTER"));
+    if (getenv("CB_GUIDE")) cb_set_guide(c, atoi(getenv("CB_GUIDE")));
     if (getenv("CB_RACE")) cb_set_race(c, atoi(getenv("CB_RACE")));
     if (getenv("CB_NOLEAD")) cb_set_nolead(c, atoi(getenv("CB_NOLEAD")));
     if (getenv("CB_REVERSE")) cb_set_reverse(c, atoi(getenv("CB_REVERSE")));

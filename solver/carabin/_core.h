@@ -243,7 +243,9 @@ static const uint64_t cb_first_pair_after[CB_MAXP + 1] = {UINT64_MAX, UINT64_MAX
  * world's last two tricks by leader), each with one trick that leads to it. */
 typedef struct {
     uint8_t max, k;  /* the bidder's node (1) or the coalition's (0); its children */
+    uint8_t i, nm;   /* cards of the trick played before it; its moves */
     uint16_t ch[3]; /* CB_DS_LEAF | outcome, or a node */
+    uint8_t mvc[3], mvi[3]; /* each move's card and its child (index into ch) */
 } cb_dsnode;
 
 typedef struct {
@@ -256,6 +258,7 @@ typedef struct {
 #define CB_DS_MAXN 1024 /* nodes of one graph at most (else it is not kept) */
 #define CB_DS_MAXO 256  /* outcomes of one graph at most */
 #define CB_DS_SLOT_BITS 15
+#define CB_GUIDE_FROM 3 /* cb_guide from nodes of this many cards of the trick played */
 #define CB_DS_NODES (1u << 20) /* the pools (the graphs are dropped when one is full) */
 #define CB_DS_OUTS (1u << 20)
 
@@ -359,6 +362,9 @@ typedef struct {
     uint16_t ds_nhash[2 * CB_DS_MAXN], ds_ohash[2 * CB_DS_MAXO]; /* id + 1; 0 empty */
     uint32_t ds_nstamp[CB_DS_MAXN], ds_ostamp[CB_DS_MAXO];
     int8_t ds_nval[CB_DS_MAXN], ds_oval[CB_DS_MAXO];
+    uint64_t ds_path; /* cb_guide: the cards of the trick searched so far (back in the
+                       * hands while its graph's outcomes are valued) */
+    int guide;        /* cb_guide from this many cards of a trick (0: off) */
     int deep_vn[CB_MAXP]; /* in cb_deep: the other kind's single-world values by leader,
                            * -1 until asked (its cards do not change in that trick) */
 } cb_ctx;
@@ -432,6 +438,7 @@ static cb_ctx *cb_new(size_t megabytes)
     c->canon = 1;
     c->deep = 1;
     c->dshape = 1;
+    c->guide = CB_GUIDE_FROM;
     c->dafter = CB_DS_AFTER;
     c->ds_epoch = 1;
     c->race = CB_RACE_BUDGET;
@@ -590,6 +597,15 @@ static void cb_set_deep(cb_ctx *c, int on)
 static void cb_set_deep_shape(cb_ctx *c, int on)
 {
     c->dshape = on;
+    cb_next_gen(c);
+}
+
+/* Guide the search of a trick by its graph from nodes of at least `from` cards played
+ * to it (CB_GUIDE_FROM: the default; see cb_guide), or not (0): the values are the same,
+ * for the tests to check. */
+static void cb_set_guide(cb_ctx *c, int from)
+{
+    c->guide = from;
     cb_next_gen(c);
 }
 
@@ -808,6 +824,8 @@ typedef struct {
     int tpts;
     int inplay;         /* the points of the cards held when the trick began: still held
                            (of either kind) or played to it since */
+    int gslot, gref;    /* the search's guide (cb_guide): the graph's slot and the place
+                           of this node in it; gref -1: none */
 } cb_trick_state;
 
 /* The seat to play at node t, the coalition's cards after him and the points in play
@@ -826,6 +844,8 @@ static inline void cb_trick_fill(const cb_ctx *c, cb_trick_state *t)
     }
     t->after_c = m;
     t->inplay = cb_points(c, c->world[0] | c->world[1]) + t->tpts;
+    t->gslot = 0;
+    t->gref = -1;
 }
 
 /* The first node of a trick: `leader` leads a trick of kind h. */
@@ -1129,6 +1149,9 @@ static inline __attribute__((always_inline)) int cb_trick_done(cb_ctx *c, const 
 
 TL_DISPATCH static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, int beta);
 
+static int cb_guide(cb_ctx *c, const cb_trick_state *t, int beta);
+static int cb_guide_child(const cb_ctx *c, const cb_trick_state *t, int x);
+
 /* Bidder's points once the mover of node t has played x (nt: the node after it, from
  * cb_trick_next); look: if x completes the trick, the table look-up of the boundary it
  * leads to (or NULL: none made). */
@@ -1140,6 +1163,7 @@ static inline __attribute__((always_inline)) int cb_trick_child(cb_ctx *c, const
     int h = t->h, seat = t->seat;
     uint64_t bit = 1ull << x;
     cb_trick_add(c, t, nt, seat, x);
+    nt->gref = t->gref >= 0 ? cb_guide_child(c, t, x) : -1;
     c->hands[h][seat] &= ~bit;
     c->world[h] &= ~bit;
     int v;
@@ -1233,6 +1257,11 @@ TL_DISPATCH static int cb_trick(cb_ctx *c, const cb_trick_state *t, int alpha, i
     int lb = (won ? t->tpts : 0) + obs;
     if (ub <= alpha) return ub;
     if (lb >= beta) return lb;
+    if (t->gref >= 0 && t->i >= c->guide && !maximizing && t->i <= n - 2) {
+        int v = cb_guide(c, t, beta);
+        if (c->stop.stopped) return 0;
+        if (v >= beta) return v;
+    }
     uint64_t moves = cb_moves_of(c, t, seat, 0, &q);
     /* last card of the trick: every card leads straight to a trick boundary, so look all
      * of them up first; one the table already settles cuts at once (enhanced
@@ -2051,9 +2080,10 @@ static int cb_look_ahead(cb_ctx *c, int leader, int h, int beta, int m)
  * full. */
 static int cb_ds_node(cb_ctx *c, const cb_dsnode *nd)
 {
-    uint64_t k = (uint64_t)nd->max | (uint64_t)nd->k << 1 | (uint64_t)nd->ch[0] << 4 |
-                 (uint64_t)(nd->k > 1 ? nd->ch[1] : 0) << 20 | (uint64_t)(nd->k > 2 ? nd->ch[2] : 0) << 36;
-    for (uint32_t i = tl_hash(k) & (2 * CB_DS_MAXN - 1);; i = (i + 1) & (2 * CB_DS_MAXN - 1)) {
+    uint64_t w[2] = {0, 0}; /* the node's bytes (made with memset: no stray padding) */
+    memcpy(w, nd, sizeof *nd < sizeof w ? sizeof *nd : sizeof w);
+    uint64_t k = tl_hash(w[0] ^ tl_hash(w[1]));
+    for (uint32_t i = k & (2 * CB_DS_MAXN - 1);; i = (i + 1) & (2 * CB_DS_MAXN - 1)) {
         int id = c->ds_nhash[i] - 1;
         if (id < 0) {
             if (c->ds_nn == CB_DS_MAXN) return -1;
@@ -2062,9 +2092,7 @@ static int cb_ds_node(cb_ctx *c, const cb_dsnode *nd)
             c->ds_nhash[i] = (uint16_t)(id + 1);
             return id;
         }
-        const cb_dsnode *o = &c->ds_tn[id];
-        if (o->max == nd->max && o->k == nd->k && !memcmp(o->ch, nd->ch, nd->k * sizeof nd->ch[0]))
-            return id;
+        if (!memcmp(&c->ds_tn[id], nd, sizeof *nd)) return id;
     }
 }
 
@@ -2113,8 +2141,10 @@ static int cb_ds_make(cb_ctx *c, const cb_trick_state *t)
     cb_trick_state nt;
     cb_trick_next(c, t, &nt);
     cb_dsnode nd;
+    memset(&nd, 0, sizeof nd);
     nd.max = t->seat == c->bidder;
-    nd.k = 0;
+    nd.i = (uint8_t)t->i;
+    int refs[3];
     for (uint64_t mm = moves; mm; mm &= mm - 1) {
         int x = cb_ctz(mm);
         uint64_t bit = 1ull << x;
@@ -2124,7 +2154,9 @@ static int cb_ds_make(cb_ctx *c, const cb_trick_state *t)
         int r = cb_ds_make(c, &nt);
         c->hands[h][t->seat] |= bit;
         c->world[h] |= bit;
-        if (r < 0 || nd.k == 3) return -1;
+        if (r < 0 || nd.nm == 3) return -1;
+        nd.mvc[nd.nm] = (uint8_t)x;
+        refs[nd.nm++] = r;
         int j = nd.k; /* kept sorted, without repeats */
         while (j > 0 && nd.ch[j - 1] > r) j--;
         if (j > 0 && nd.ch[j - 1] == r) continue;
@@ -2133,6 +2165,9 @@ static int cb_ds_make(cb_ctx *c, const cb_trick_state *t)
         nd.k++;
     }
     if (nd.k == 1) return nd.ch[0]; /* one way on: the same as its child */
+    for (int m = 0; m < nd.nm; m++)
+        for (int j = 0; j < nd.k; j++)
+            if (nd.ch[j] == refs[m]) nd.mvi[m] = (uint8_t)j;
     return cb_ds_node(c, &nd);
 }
 
@@ -2143,11 +2178,10 @@ static int cb_ds_outcome(cb_ctx *c, const cb_dsslot *g, int h, int id, int beta)
     if (c->ds_ostamp[id] == c->ds_call) return c->ds_oval[id];
     const cb_dsout *o = &c->dso[g->out0 + id];
     uint64_t saved[CB_MAXP], world = c->world[h];
-    for (int s = 0; s < c->n; s++) {
-        saved[s] = c->hands[h][s];
-        c->hands[h][s] &= ~o->cards;
-    }
-    c->world[h] &= ~o->cards;
+    for (int s = 0; s < c->n; s++) saved[s] = c->hands[h][s];
+    for (uint64_t m = c->ds_path; m; m &= m - 1) c->hands[h][c->owner[cb_ctz(m)]] |= m & -m;
+    for (int s = 0; s < c->n; s++) c->hands[h][s] &= ~o->cards;
+    c->world[h] = (c->world[h] | c->ds_path) & ~o->cards;
     cb_trick_state t;
     t.h = h;
     t.i = c->n;
@@ -2284,6 +2318,65 @@ static int cb_deep(cb_ctx *c, int leader, int h, int beta)
     cb_trick_state t0;
     cb_trick_start(c, &t0, leader, h);
     return cb_trick_bound(c, &t0, beta - 1, beta, 2);
+}
+
+/* The slot of the graph of the trick that node t of a search belongs to (cb_deep_shape's
+ * key, from the cards at the trick's boundary), or NULL where that graph is gone. */
+static const cb_dsslot *cb_guide_slot(const cb_ctx *c, const cb_trick_state *t)
+{
+    int h = t->h;
+    uint64_t key = (c->world[h] | t->tcards) | (uint64_t)t->leader << 13 | (uint64_t)h << 29 | c->tbits |
+                   (uint64_t)(cb_popc(c->world[1 - h]) / c->n) << 61;
+    const cb_dsslot *g = &c->ds[t->gslot];
+    if (g->key != key || g->tag != c->gen || g->epoch != c->ds_epoch || g->state != 2) return NULL;
+    return g;
+}
+
+/* The place in its trick's graph of the node after node t's mover plays x (-1: none). */
+static int cb_guide_child(const cb_ctx *c, const cb_trick_state *t, int x)
+{
+    const cb_dsslot *g = cb_guide_slot(c, t);
+    if (!g) return -1;
+    int r = t->gref;
+    if (r & CB_DS_LEAF) return r; /* every way on ends in this outcome */
+    const cb_dsnode *nd = &c->dsn[g->node0 + r];
+    if (nd->i > t->i) return r; /* every card here leads to that node (merged into it) */
+    for (int m = 0; m < nd->nm; m++)
+        if (nd->mvc[m] == x) return nd->ch[nd->mvi[m]];
+    return -1;
+}
+
+/* The guide of a search's trick by its graph (cb_deep_shape): at node t, inside a trick
+ * whose boundary's look-ahead two tricks deep was valued by its graph and fell short, the
+ * minimax of what is below t in the graph, its outcomes valued as there (cb_bound_done):
+ * at least beta, it is a lower bound on the bidder's points from t (cb_deep's argument,
+ * for the ways through the rest of this trick), and the search need not play them. The
+ * look-ahead fell short at the trick's first node, mostly through a few of the
+ * coalition's ways; below most nodes it reaches beta, and a graph's outcome stands for
+ * many of the search's boundaries, each of which would cost a table look-up (a cache
+ * miss) and its single-world values. The slowest 6-player proofs are the bidder's
+ * (python tools/carabin_core_driver.py build --shape-stats): some 250,000 boundaries two
+ * tricks in searched, nearly every pair of a way through the first trick of each world
+ * (tools/tried/pair_structure.patch), each reaching some 130 boundaries a trick later,
+ * most of them settled by the single-world pair or the table. Asked at the coalition's
+ * nodes from the trick's fourth card (CB_GUIDE_FROM) to its last but one: counted on
+ * 6-player seed 3301 #72's proof (with it at every node), it reached beta at 1.6-5.7% of
+ * the bidder's nodes and 0.4% of the coalition's at the trick's last seat, 4-29% of the
+ * coalition's before; on seed 3114 #29's, 33-77%. */
+static int cb_guide(cb_ctx *c, const cb_trick_state *t, int beta)
+{
+    const cb_dsslot *g = cb_guide_slot(c, t);
+    if (!g) return -CB_INF;
+    if (++c->ds_call == 0) { /* the stamps wrapped round */
+        memset(c->ds_nstamp, 0, sizeof c->ds_nstamp);
+        memset(c->ds_ostamp, 0, sizeof c->ds_ostamp);
+        c->ds_call = 1;
+    }
+    for (int s = 0; s < CB_MAXP; s++) c->deep_vn[s] = -1;
+    c->ds_path = t->tcards;
+    int v = cb_ds_eval(c, g, t->h, t->gref, beta);
+    c->ds_path = 0;
+    return v;
 }
 
 /* The table's bounds on the canonical form of the boundary with key `key` (cb_canon),
@@ -2468,6 +2561,12 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
     int a0 = alpha, b0 = beta;
     cb_trick_state t;
     cb_trick_start(c, &t, leader, h);
+    if (deep && c->guide && c->dshape && c->order == 0 && cb_popc(c->world[h]) == 3 * c->n) {
+        uint64_t gkey = c->world[h] | (uint64_t)leader << 13 | (uint64_t)h << 29 | c->tbits |
+                        (uint64_t)(cb_popc(c->world[1 - h]) / c->n) << 61;
+        t.gslot = (int)(tl_hash(gkey) & (((uint64_t)1 << CB_DS_SLOT_BITS) - 1));
+        t.gref = cb_guide_slot(c, &t) ? c->ds[t.gslot].root : -1;
+    }
     cb_seats q;
     cb_seats_of(&t, &q);
     uint64_t moves = cb_moves_of(c, &t, leader, 0, &q);
@@ -2510,6 +2609,7 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
         nt.wcard = x;
         nt.tcards = bit;
         nt.tpts = cb_card_pts(c, x);
+        nt.gref = t.gref >= 0 ? cb_guide_child(c, &t, x) : -1;
         c->hands[h][leader] &= ~bit;
         c->world[h] &= ~bit;
         int v = cb_trick(c, &nt, alpha, beta);

@@ -40,6 +40,7 @@ cdef extern from "_core.h" nogil:
     void cb_set_canon(cb_ctx *c, int on)
     void cb_set_deep(cb_ctx *c, int on)
     void cb_set_deep_shape(cb_ctx *c, int on)
+    void cb_set_guide(cb_ctx *c, int start)
     void cb_set_race(cb_ctx *c, uint64_t budget)
     void cb_set_nolead(cb_ctx *c, int on)
     void cb_set_reverse(cb_ctx *c, int on)
@@ -481,6 +482,19 @@ cdef class Core:
         if not isinstance(on, bool) or not isinstance(first, bool):
             raise ValueError(f"invalid on {on!r} or first {first!r}: True or False")
         cb_set_deep_shape(self.ctx, (2 if first else 1) if on else 0)
+
+    def set_guide(self, on=True, start=3):
+        """From 5 players, inside the search of a trick whose boundary's look-ahead two
+        tricks deep was valued by its graph and fell short: at each node of the
+        coalition's with at least ``start`` cards of the trick played and two or more
+        still to play, the minimax of the graph below that node (its outcomes valued as
+        by the look-ahead); at least the node's target, it ends that node's search (True,
+        the default, from the fourth card; cb_guide in _core.h), or the trick is searched
+        card by card (False). Values never depend on it; the tests compare the two."""
+        if not isinstance(on, bool) or not isinstance(start, int) or isinstance(start, bool) \
+                or not 1 <= start <= 5:
+            raise ValueError(f"invalid on {on!r} or start {start!r}: True or False, 1 to 5")
+        cb_set_guide(self.ctx, start if on else 0)
 
     def set_nolead_bound(self, on=True):
         """From 5 players, at trick boundaries (and the deep look-ahead's leaves) where
