@@ -259,6 +259,7 @@ typedef struct {
 #define CB_DS_MAXO 256  /* outcomes of one graph at most */
 #define CB_DS_SLOT_BITS 15
 #define CB_GUIDE_FROM 3 /* cb_guide from nodes of this many cards of the trick played */
+#define CB_GUIDE_PLAYERS 6 /* ... at this many players (see cb_guide) */
 #define CB_DS_NODES (1u << 20) /* the pools (the graphs are dropped when one is full) */
 #define CB_DS_OUTS (1u << 20)
 
@@ -2362,7 +2363,9 @@ static int cb_guide_child(const cb_ctx *c, const cb_trick_state *t, int x)
  * nodes from the trick's fourth card (CB_GUIDE_FROM) to its last but one: counted on
  * 6-player seed 3301 #72's proof (with it at every node), it reached beta at 1.6-5.7% of
  * the bidder's nodes and 0.4% of the coalition's at the trick's last seat, 4-29% of the
- * coalition's before; on seed 3114 #29's, 33-77%. */
+ * coalition's before; on seed 3114 #29's, 33-77%. At 6 players only (CB_GUIDE_PLAYERS): at
+ * 5, core alone, seed 3301's 200 exact values -0.9% nodes, 3302's +0.4%, but the slowest
+ * make/fail probe of 3302 (#118, near the 100 ms asked) 1.54 M -> 1.64 M nodes. */
 static int cb_guide(cb_ctx *c, const cb_trick_state *t, int beta)
 {
     const cb_dsslot *g = cb_guide_slot(c, t);
@@ -2561,7 +2564,8 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
     int a0 = alpha, b0 = beta;
     cb_trick_state t;
     cb_trick_start(c, &t, leader, h);
-    if (deep && c->guide && c->dshape && c->order == 0 && cb_popc(c->world[h]) == 3 * c->n) {
+    if (deep && c->guide && c->dshape && c->n >= CB_GUIDE_PLAYERS && c->order == 0 &&
+        cb_popc(c->world[h]) == 3 * c->n) {
         uint64_t gkey = c->world[h] | (uint64_t)leader << 13 | (uint64_t)h << 29 | c->tbits |
                         (uint64_t)(cb_popc(c->world[1 - h]) / c->n) << 61;
         t.gslot = (int)(tl_hash(gkey) & (((uint64_t)1 << CB_DS_SLOT_BITS) - 1));

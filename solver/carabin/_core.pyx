@@ -484,7 +484,7 @@ cdef class Core:
         cb_set_deep_shape(self.ctx, (2 if first else 1) if on else 0)
 
     def set_guide(self, on=True, start=3):
-        """From 5 players, inside the search of a trick whose boundary's look-ahead two
+        """At 6 players, inside the search of a trick whose boundary's look-ahead two
         tricks deep was valued by its graph and fell short: at each node of the
         coalition's with at least ``start`` cards of the trick played and two or more
         still to play, the minimax of the graph below that node (its outcomes valued as

@@ -49,11 +49,11 @@ def guided(on: bool, start: int = 1) -> Iterator[None]:
 
 
 def check_boundaries(seed: int, count: int, tricks: int, start: int) -> None:
-    """``count`` five- and six-player boundaries ``tricks`` tricks in: the exact value and
-    the make probe at every target, with and without the guide."""
+    """``count`` six-player boundaries ``tricks`` tricks in (the guide works at 6 players):
+    the exact value and the make probe at every target, with and without the guide."""
     rng = random.Random(seed)
-    for i in range(count):
-        p = tricks_in(rng, 5 + i % 2, tricks)
+    for _ in range(count):
+        p = tricks_in(rng, 6, tricks)
         check_same_probes(p, lambda: guided(False), lambda: guided(True, start))
 
 
@@ -74,10 +74,30 @@ def test_boundaries_one_trick_in_get_the_same_answers_with_and_without_the_guide
 
 
 @settings(max_examples=6, deadline=None)
-@given(st.integers(0, 10**6), st.integers(0, 4), st.integers(0, 3))
-def test_five_player_deals_get_the_same_answers_with_and_without_the_guide(seed, bidder, trump):
-    start = Deal.random(seed=seed, players=5).position(bidder=bidder, trump=trump)
-    check_same_answers(start, lambda: guided(False), lambda: guided(True))
+@given(st.integers(0, 10**6), st.integers(0, 5), st.integers(0, 3))
+def test_six_player_positions_two_tricks_in_get_the_same_answers(seed, bidder, trump):
+    """Random 6-player deals played at random for two tricks: the value and the probes
+    at it and one above, with and without the guide."""
+    rng = random.Random(seed)
+    p = Deal.random(players=6, rng=rng).position(bidder=bidder, trump=trump)
+    for _ in range(12):
+        p = p.play(rng.choice(p.legal_moves()))
+    check_same_answers(p, lambda: guided(False), lambda: guided(True))
+
+
+def test_the_guide_waits_for_six_players():
+    """At 5 players the same nodes with and without it (it is not asked)."""
+    rng = random.Random(79)
+    positions = [tricks_in(rng, 5, 2) for _ in range(6)]
+    core = carabin_engine.core()
+    nodes = {}
+    for on in (False, True):
+        with guided(on):
+            before = core.nodes
+            for p in positions:
+                carabin.value(p)
+            nodes[on] = core.nodes - before
+    assert nodes[True] == nodes[False]
 
 
 #: The slowest 6-player make/fail probe of the 4,800 deals of bench seeds 3101-3124
