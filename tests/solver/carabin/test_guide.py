@@ -5,11 +5,12 @@ Where the look-ahead two tricks deep from a boundary (three cards a hand to play
 three of the other kind) was valued by the graph of its trick and fell short, the search
 plays that trick card by card; at the coalition's nodes of it the core first takes the
 graph's minimax below that node, the outcomes valued as the look-ahead values them, and
-a result at least the node's target ends that node's search. These tests compare the
-values and make probes of boundaries and deals with and without it, with the graphs made
-the first time a boundary is met and the guide from the trick's second card on (its
-first, third or fourth in some), so that it is asked as often as it can be; and check
-that it saves nodes on a long proof of the bidder's.
+a result at least the node's target ends that node's search (at 6 players). These tests
+compare the values and make probes of 6-player boundaries and positions with and without
+it, with the graphs made the first time a boundary is met and the guide from the trick's
+second card on (its first, third or fourth in some), so that it is asked as often as it
+can be; check that it is not asked at 5 players; and that it saves nodes on a long proof
+of the bidder's.
 """
 
 from __future__ import annotations
