@@ -17,7 +17,8 @@
  *
  * (cc -O2 -o build/world_classes tools/world_classes.c). DEAL: the deals' numbers in
  * the dump (from 0). With `--pairs FILE` (one deal): FILE lists positions of that deal,
- * a line each: world 0's cards, world 1's (64-bit card sets as the core holds them), the
+ * a line each: world 0's cards, world 1's (64-bit card sets as the core holds them: with
+ * the default ranks, whose powers are the ranks, the same bits as the dump's hands), the
  * leader and the kind to play, as tools/tried/pair_positions.patch writes the boundaries
  * two tricks in that a search searches (PX_DUMP=FILE); it prints how many are distinct,
  * and how many up to the classes of their two worlds.
@@ -215,6 +216,7 @@ int main(int argc, char **argv)
                 printf("deal %d %s k=%d positions %d classes %d\n", d, w ? "R" : "L", k, states, classes);
             }
             printf("deal %d %s ids %zu\n", d, w ? "R" : "L", H.ids);
+            free(keep[w]);
             keep[w] = malloc(((size_t)1 << 24) * 4);
             memcpy(keep[w], cls, ((size_t)1 << 24) * 4);
             memcpy(kcards[w], cards, sizeof cards);
