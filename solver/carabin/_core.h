@@ -2221,6 +2221,20 @@ static int cb_ds_eval(cb_ctx *c, const cb_dsslot *g, int h, int r, int beta)
 
 #define CB_DS_NONE (-CB_INF - 1)
 
+/* The key of the graph of the trick that `leader` leads with the cards w of kind h at
+ * its boundary (cb_deep_shape; the other kind's cards only by their number), and its
+ * slot in c->ds. */
+static inline uint64_t cb_ds_key(const cb_ctx *c, uint64_t w, int leader, int h)
+{
+    return w | (uint64_t)leader << 13 | (uint64_t)h << 29 | c->tbits |
+           (uint64_t)(cb_popc(c->world[1 - h]) / c->n) << 61;
+}
+
+static inline int cb_ds_slot(uint64_t key)
+{
+    return (int)(tl_hash(key) & (((uint64_t)1 << CB_DS_SLOT_BITS) - 1));
+}
+
 /* cb_deep from a boundary of three cards a hand to play (kind h) and two or three of
  * the other kind, by the graph of its trick; CB_DS_NONE where there is none (yet).
  * Every leaf of that look-ahead is valued (cb_bound_done) by the trick's gain, its
@@ -2241,9 +2255,8 @@ static int cb_ds_eval(cb_ctx *c, const cb_dsslot *g, int h, int r, int beta)
  * than a small search saves by it). */
 static int cb_deep_shape(cb_ctx *c, int leader, int h, int beta)
 {
-    uint64_t key = c->world[h] | (uint64_t)leader << 13 | (uint64_t)h << 29 | c->tbits |
-                   (uint64_t)(cb_popc(c->world[1 - h]) / c->n) << 61;
-    cb_dsslot *g = &c->ds[tl_hash(key) & (((uint64_t)1 << CB_DS_SLOT_BITS) - 1)];
+    uint64_t key = cb_ds_key(c, c->world[h], leader, h);
+    cb_dsslot *g = &c->ds[cb_ds_slot(key)];
     if (g->key != key || g->tag != c->gen || g->epoch != c->ds_epoch) {
         g->key = key;
         g->tag = c->gen;
@@ -2326,8 +2339,7 @@ static int cb_deep(cb_ctx *c, int leader, int h, int beta)
 static const cb_dsslot *cb_guide_slot(const cb_ctx *c, const cb_trick_state *t)
 {
     int h = t->h;
-    uint64_t key = (c->world[h] | t->tcards) | (uint64_t)t->leader << 13 | (uint64_t)h << 29 | c->tbits |
-                   (uint64_t)(cb_popc(c->world[1 - h]) / c->n) << 61;
+    uint64_t key = cb_ds_key(c, c->world[h] | t->tcards, t->leader, h);
     const cb_dsslot *g = &c->ds[t->gslot];
     if (g->key != key || g->tag != c->gen || g->epoch != c->ds_epoch || g->state != 2) return NULL;
     return g;
@@ -2566,9 +2578,7 @@ TL_DISPATCH static int cb_boundary(cb_ctx *c, int leader, int h, int alpha, int 
     cb_trick_start(c, &t, leader, h);
     if (deep && c->guide && c->dshape && c->n >= CB_GUIDE_PLAYERS && c->order == 0 &&
         cb_popc(c->world[h]) == 3 * c->n) {
-        uint64_t gkey = c->world[h] | (uint64_t)leader << 13 | (uint64_t)h << 29 | c->tbits |
-                        (uint64_t)(cb_popc(c->world[1 - h]) / c->n) << 61;
-        t.gslot = (int)(tl_hash(gkey) & (((uint64_t)1 << CB_DS_SLOT_BITS) - 1));
+        t.gslot = cb_ds_slot(cb_ds_key(c, c->world[h], leader, h));
         t.gref = cb_guide_slot(c, &t) ? c->ds[t.gslot].root : -1;
     }
     cb_seats q;
